@@ -1,0 +1,224 @@
+"""Citecheck settings: every value comes from the environment (see .env.example).
+
+Nothing heavy happens at import time; the embedded Redis for local use is started by
+`make run` / `make test` (see citecheck_site/embedded_redis.py), never here.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("CITECHECK_VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.strip() else default
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    return float(value) if value.strip() else default
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else one generated once into var/ (never committed)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    key_file = VAR_DIR / "secret_key"
+    try:
+        return key_file.read_text().strip()
+    except FileNotFoundError:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(50)
+        key_file.write_text(key)
+        key_file.chmod(0o600)
+        return key
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_rq",
+    "dispatch",
+    "sources",
+    "claims",
+    "reviews",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "citecheck_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "citecheck_site.wsgi.application"
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'citecheck.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Web, worker and scheduler share one SQLite file when trying Citecheck locally:
+    # wait for locks instead of failing, and use WAL so readers do not block the writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 30, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+    )
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG or env_bool("CITECHECK_PLAIN_STATIC", False)
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+LOGIN_URL = "admin:login"
+
+# --- Production hardening (`manage.py check --deploy` is clean with DEBUG off and HTTPS on) ---
+SECURE_HTTPS = env_bool("CITECHECK_HTTPS", False)
+SESSION_COOKIE_SECURE = SECURE_HTTPS
+CSRF_COOKIE_SECURE = SECURE_HTTPS
+SECURE_SSL_REDIRECT = SECURE_HTTPS
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SECURE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
+SECURE_HSTS_PRELOAD = SECURE_HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE_HTTPS else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# --- Redis and RQ ---
+# Default: the embedded Redis that `make run` / `make test` start on a unix socket under var/.
+REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{VAR_DIR / 'redis' / 'redis.sock'}"
+RQ_QUEUE_TIMEOUTS = {
+    "default": env_int("CITECHECK_QUEUE_TIMEOUT_DEFAULT", 300),
+    "fetch": env_int("CITECHECK_QUEUE_TIMEOUT_FETCH", 600),
+    "extract": env_int("CITECHECK_QUEUE_TIMEOUT_EXTRACT", 120),
+    "judge": env_int("CITECHECK_QUEUE_TIMEOUT_JUDGE", 900),
+}
+RQ_QUEUES = {
+    name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": timeout} for name, timeout in RQ_QUEUE_TIMEOUTS.items()
+}
+RQ_SHOW_ADMIN_LINK = True
+
+# --- Fetching and link health ---
+CITECHECK_FETCH_ALLOW_NETWORKS = env_list("CITECHECK_FETCH_ALLOW_NETWORKS")
+CITECHECK_FETCH_ALLOWED_PORTS = [int(p) for p in env_list("CITECHECK_FETCH_ALLOWED_PORTS", "80,443")]
+CITECHECK_FETCH_MAX_BYTES = env_int("CITECHECK_FETCH_MAX_BYTES", 10 * 1024 * 1024)
+CITECHECK_FETCH_TIMEOUT = env_float("CITECHECK_FETCH_TIMEOUT", 20.0)
+CITECHECK_FETCH_CONCURRENCY = env_int("CITECHECK_FETCH_CONCURRENCY", 64)
+CITECHECK_FETCH_HOST_CONCURRENCY = env_int("CITECHECK_FETCH_HOST_CONCURRENCY", 8)
+CITECHECK_FETCH_MAX_ATTEMPTS = env_int("CITECHECK_FETCH_MAX_ATTEMPTS", 4)
+CITECHECK_RETRY_AFTER_CAP = env_int("CITECHECK_RETRY_AFTER_CAP", 3600)
+CITECHECK_DEAD_AFTER_FAILURES = env_int("CITECHECK_DEAD_AFTER_FAILURES", 3)
+CITECHECK_DEAD_AFTER_HOURS = env_float("CITECHECK_DEAD_AFTER_HOURS", 48.0)
+# Re-fetch interval per risk level, in hours.
+CITECHECK_RECHECK_HOURS = {
+    "high": env_float("CITECHECK_RECHECK_HOURS_HIGH", 24.0),
+    "normal": env_float("CITECHECK_RECHECK_HOURS_NORMAL", 24.0 * 7),
+    "low": env_float("CITECHECK_RECHECK_HOURS_LOW", 24.0 * 30),
+}
+# Evidence older than this many days (per risk level) makes an answer `outdated`.
+CITECHECK_FRESHNESS_DAYS = {
+    "high": env_int("CITECHECK_FRESHNESS_DAYS_HIGH", 30),
+    "normal": env_int("CITECHECK_FRESHNESS_DAYS_NORMAL", 180),
+    "low": env_int("CITECHECK_FRESHNESS_DAYS_LOW", 365),
+}
+
+# --- Extraction ---
+CITECHECK_PASSAGE_MAX_CHARS = env_int("CITECHECK_PASSAGE_MAX_CHARS", 1200)
+CITECHECK_EXTRACT_DEADLINE = env_float("CITECHECK_EXTRACT_DEADLINE", 60.0)
+
+# --- Judges ---
+CITECHECK_JUDGE = os.environ.get("CITECHECK_JUDGE", "builtin")
+OPENAI_BASE_URL = os.environ.get("OPENAI_BASE_URL", "")
+OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
+CITECHECK_JUDGE_MODEL = os.environ.get("CITECHECK_JUDGE_MODEL", "")
+CITECHECK_JUDGE_TIMEOUT = env_float("CITECHECK_JUDGE_TIMEOUT", 60.0)
+CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
+CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
+
+# --- Demo ---
+CITECHECK_DEMO_PORT = env_int("CITECHECK_DEMO_PORT", 8765)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,160 @@
+"""Golden test pairs, approvals, blocks and the audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from claims.models import JudgementStatus
+
+
+class TestPair(models.Model):
+    __test__ = False  # not a pytest class
+
+    source = models.ForeignKey("sources.Source", on_delete=models.CASCADE, related_name="test_pairs")
+    question = models.TextField(blank=True)
+    claim = models.TextField()
+    expected_passage = models.ForeignKey(
+        "sources.Passage", null=True, blank=True, on_delete=models.SET_NULL, related_name="test_pairs"
+    )
+    expected_quote = models.TextField(blank=True, help_text="Optional: text that must appear verbatim in the passage.")
+    expected_status = models.CharField(max_length=20, choices=JudgementStatus.choices, default=JudgementStatus.SUPPORTED)
+    needs_reverification = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["source", "id"]
+
+    def __str__(self) -> str:
+        return self.claim[:80]
+
+
+class TestRunStatus(models.TextChoices):
+    __test__ = False
+
+    RUNNING = "running", "running"
+    PASSED = "passed", "passed"
+    FAILED = "failed", "failed"
+    WAIVED = "waived", "failed, waived"
+
+
+class TestRun(models.Model):
+    __test__ = False
+
+    source_version = models.ForeignKey("sources.SourceVersion", on_delete=models.CASCADE, related_name="test_runs")
+    status = models.CharField(max_length=20, choices=TestRunStatus.choices, default=TestRunStatus.RUNNING)
+    judge = models.CharField(max_length=50, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    passed_count = models.PositiveIntegerField(default=0)
+    failed_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+
+class TestResult(models.Model):
+    __test__ = False
+
+    run = models.ForeignKey(TestRun, on_delete=models.CASCADE, related_name="results")
+    pair = models.ForeignKey(TestPair, on_delete=models.CASCADE, related_name="results")
+    passed = models.BooleanField()
+    passage_found = models.BooleanField(default=False)
+    quote_found = models.BooleanField(null=True)
+    actual_status = models.CharField(max_length=20, blank=True)
+    detail = models.TextField(blank=True)
+    waived = models.BooleanField(default=False)
+    waived_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    waiver_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["run", "id"]
+
+
+class ApprovalDecision(models.TextChoices):
+    APPROVE = "approve", "approve"
+    REJECT = "reject", "reject"
+
+
+class Approval(models.Model):
+    source_version = models.ForeignKey("sources.SourceVersion", on_delete=models.CASCADE, related_name="approvals")
+    approver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decision = models.CharField(max_length=10, choices=ApprovalDecision.choices)
+    reason = models.TextField(blank=True)
+    emergency_override = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+        constraints = [
+            models.UniqueConstraint(fields=["source_version", "approver", "decision"], name="one_decision_per_approver")
+        ]
+
+
+class BlockTarget(models.TextChoices):
+    SOURCE = "source", "source"
+    DOMAIN = "domain", "domain"
+    PASSAGE = "passage", "passage"
+
+
+class BlockSwitch(models.Model):
+    """One block of a source, a domain or a passage; lifted, never deleted."""
+
+    target = models.CharField(max_length=10, choices=BlockTarget.choices)
+    source = models.ForeignKey("sources.Source", null=True, blank=True, on_delete=models.CASCADE, related_name="blocks")
+    domain = models.CharField(max_length=253, blank=True)
+    passage = models.ForeignKey("sources.Passage", null=True, blank=True, on_delete=models.CASCADE, related_name="blocks")
+    reason = models.TextField()
+    blocked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    blocked_at = models.DateTimeField(auto_now_add=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lift_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-blocked_at"]
+        verbose_name_plural = "block switches"
+
+    @property
+    def is_active(self) -> bool:
+        return self.lifted_at is None
+
+    def __str__(self) -> str:
+        what = self.domain or self.source or self.passage
+        return f"{self.target} {what}"
+
+
+class SiteSwitch(models.Model):
+    """Global incident switches (a single row)."""
+
+    pause_activations = models.BooleanField(default=False)
+    primary_only = models.BooleanField(default=False, help_text="Limit evidence to primary sources.")
+    reason = models.TextField(blank=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="single_site_switch")]
+
+
+class AuditLog(models.Model):
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor_name = models.CharField(max_length=150, blank=True, help_text="Kept if the user is deleted; 'system' for jobs.")
+    action = models.CharField(max_length=60, db_index=True)
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=64)
+    object_repr = models.CharField(max_length=300, blank=True)
+    from_state = models.CharField(max_length=40, blank=True)
+    to_state = models.CharField(max_length=40, blank=True)
+    reason = models.TextField(blank=True)
+    allowed = models.BooleanField(default=True, help_text="False for refused attempts.")
+    data = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}:{self.object_id}"
