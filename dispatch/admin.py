@@ -1,3 +1,16 @@
-from django.contrib import admin
+from __future__ import annotations
 
-# Register your models here.
+from django.contrib import admin
+from django.http import HttpRequest
+
+from dispatch.models import WorkRequest
+
+
+@admin.register(WorkRequest)
+class WorkRequestAdmin(admin.ModelAdmin):
+    list_display = ("job", "kwargs", "queue", "status", "attempts", "progress", "progress_total", "created_at", "finished_at", "error")
+    list_filter = ("status", "queue", "job")
+    readonly_fields = [f.name for f in WorkRequest._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -153,6 +153,7 @@ class Source(models.Model):
     priority = models.CharField(max_length=20, choices=Priority.choices, default=Priority.SUPPLEMENTARY)
     risk_level = models.CharField(max_length=10, choices=RiskLevel.choices, default=RiskLevel.NORMAL)
     stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.REGISTERED, db_index=True)
+    stage_before_block = models.CharField(max_length=20, choices=Stage.choices, blank=True)
     live_page_changed = models.BooleanField(
         default=False, help_text="A newer fetch differs from the active version: review needed."
     )
@@ -230,6 +231,7 @@ class FetchResult(models.Model):
     displayed_date = models.CharField(max_length=64, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     elapsed_ms = models.PositiveIntegerField(null=True, blank=True)
+    retry_after_seconds = models.FloatField(null=True, blank=True, help_text="Retry-After as sent by the server.")
     error = models.TextField(blank=True)
     attempt = models.PositiveIntegerField(default=1)
     fetched_at = models.DateTimeField(db_index=True)

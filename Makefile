@@ -1,0 +1,48 @@
+# Citecheck: `make run` starts the app with its offline demo; `make test` runs the whole suite.
+# Both set everything up first (a .venv in the repo root) and need nothing but python3.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: setup run test test-slow browser lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	@touch $(STAMP)
+
+run: setup
+	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python manage.py run_citecheck --port $(PORT)
+
+# Browser tests need Debian's chromium: installed here when missing and the machine allows it.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium for the browser tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "could not install chromium: browser tests will be skipped"; \
+	  else echo "chromium missing: browser tests will be skipped (install Debian's chromium to enable them)"; fi; }
+
+test: setup browser
+	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+test-slow: setup browser
+	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-bench.txt
+	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
+from redis.exceptions import RedisError
+
+from dispatch.queues import QUEUE_NAMES, make_worker
+from dispatch.services import outbox_relay
+
+logger = logging.getLogger(__name__)
+
+
+def scheduler_loop(interval: float, stop: threading.Event) -> None:
+    """Relay the outbox and queue due checks every `interval` seconds."""
+    from sources.services import source_schedule_due_checks
+
+    while not stop.is_set():
+        try:
+            close_old_connections()
+            source_schedule_due_checks()
+            outbox_relay()
+        except RedisError as exc:
+            logger.warning("scheduler.redis_unavailable", extra={"error": str(exc)})
+        except Exception:
+            logger.exception("scheduler.failed")
+        finally:
+            close_old_connections()
+        stop.wait(interval)
+
+
+class Command(BaseCommand):
+    help = "Run an RQ worker on Citecheck's queues, with the outbox relay and due-check scheduler."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--queues", default=",".join(QUEUE_NAMES), help="Comma-separated queue names.")
+        parser.add_argument("--burst", action="store_true", help="Stop when the queues are empty.")
+        parser.add_argument("--no-scheduler", action="store_true", help="Do not relay the outbox or schedule checks.")
+        parser.add_argument("--interval", type=float, default=5.0, help="Scheduler interval in seconds.")
+        parser.add_argument("--no-fork", action="store_true", help="Run jobs in this process (SimpleWorker).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        stop = threading.Event()
+        if not options["no_scheduler"]:
+            threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()
+        names = tuple(n.strip() for n in options["queues"].split(",") if n.strip())
+        while True:
+            try:
+                make_worker(names=names, fork=not options["no_fork"]).work(
+                    burst=options["burst"], with_scheduler=False, logging_level="INFO"
+                )
+                break
+            except RedisError as exc:
+                if options["burst"]:
+                    raise
+                logger.warning("worker.redis_unavailable", extra={"error": str(exc)})
+                time.sleep(2)
+        stop.set()

@@ -1,0 +1,42 @@
+"""The Viewer, Editor and Approver groups and their permissions (used by a data migration)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps as global_apps
+
+VIEW_APPS = ("sources", "claims", "reviews", "dispatch")
+EDITOR_PERMISSIONS = [
+    "sources.add_source", "sources.change_source", "sources.block_source",
+    "sources.add_domainpolicy", "sources.change_domainpolicy", "sources.view_domainpolicy",
+    "sources.change_editorialtask",
+    "reviews.add_testpair", "reviews.change_testpair", "reviews.delete_testpair",
+    "claims.add_answer", "claims.change_answer",
+]
+APPROVER_PERMISSIONS = ["sources.approve_source", "sources.block_source"]
+
+
+def roles_sync(apps: Any = global_apps) -> None:
+    """Create or update the three role groups. Idempotent."""
+    from django.contrib.auth.management import create_permissions
+
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None
+
+    group_model = apps.get_model("auth", "Group")
+    permission_model = apps.get_model("auth", "Permission")
+
+    def perms(codes: list[str]) -> list[Any]:
+        found = []
+        for code in codes:
+            app_label, codename = code.split(".")
+            found.append(permission_model.objects.get(content_type__app_label=app_label, codename=codename))
+        return found
+
+    view = list(permission_model.objects.filter(content_type__app_label__in=VIEW_APPS, codename__startswith="view_"))
+    for name, extra in (("Viewer", []), ("Editor", EDITOR_PERMISSIONS), ("Approver", APPROVER_PERMISSIONS)):
+        group, _ = group_model.objects.get_or_create(name=name)
+        group.permissions.set(view + perms(extra))

@@ -1,0 +1,1 @@
+"""The offline demo: a small fictional shop website served on loopback, and its sources."""

@@ -1,0 +1,85 @@
+"""Load the demo knowledge base (idempotent: running it twice creates nothing new)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from django.contrib.auth.models import Group, User
+from django.db import transaction
+
+from citecheck.errors import ServiceError
+from reviews.models import TestPair
+from sources.models import DomainPolicy, Passage, QualityTier, Source
+from sources.services import source_register
+from citecheck.urlnorm import normalize_url
+
+logger = logging.getLogger(__name__)
+
+DEMO_HOST = "127.77.0.1"
+
+# path, title, document type, priority, risk
+DEMO_SOURCES = [
+    ("/delivery", "Delivery terms", "terms", "primary", "high"),
+    ("/returns", "Returns policy", "terms", "primary", "normal"),
+    ("/warranty", "Warranty", "terms", "primary", "normal"),
+    ("/requirements", "Technical requirements", "webpage", "supplementary", "low"),
+    ("/prices", "Price list (changes on request)", "webpage", "primary", "normal"),
+    ("/old-delivery", "Old delivery page (moved permanently)", "webpage", "supplementary", "low"),
+    ("/discontinued", "Discontinued product page (404)", "webpage", "supplementary", "low"),
+]
+
+# path, claim, expected passage heading, expected status
+DEMO_TEST_PAIRS = [
+    ("/delivery", "Express delivery takes 1 to 2 working days.", "Delivery terms > Express delivery", "supported"),
+    ("/delivery", "Express delivery costs £4.95.", "Delivery terms > Express delivery", "contradicted"),
+    ("/returns", "You may return any item within 30 days of delivery for a full refund.", "Returns policy > Return window", "supported"),
+    ("/warranty", "Tents carry a 24-month warranty against manufacturing defects.", "Warranty > What the warranty covers", "supported"),
+]
+
+
+def demo_base_url(port: int) -> str:
+    return f"http://{DEMO_HOST}:{port}"
+
+
+def demo_user(username: str, group: str) -> User:
+    user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
+    if created:
+        user.set_password(secrets.token_urlsafe(16))  # not meant for logging in
+        user.save()
+        user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+def demo_load(*, port: int) -> dict[str, int]:
+    """Register the demo shop's pages (by a demo editor) and their golden test pairs."""
+    base = demo_base_url(port)
+    editor = demo_user("demo-editor", "Editor")
+    demo_user("demo-approver", "Approver")
+    DomainPolicy.objects.get_or_create(domain=DEMO_HOST, defaults={"quality_tier": QualityTier.HIGH, "notes": "The offline demo shop."})
+    created = 0
+    for path, title, doc_type, priority, risk in DEMO_SOURCES:
+        url = base + path
+        if Source.objects.filter(normalized_url=normalize_url(url)).exists():
+            continue
+        try:
+            source_register(actor=editor, url=url, title=title, document_type=doc_type, priority=priority, risk_level=risk, owner="Northwind customer service")
+            created += 1
+        except ServiceError as exc:
+            logger.warning("demo.register_failed", extra={"url": url, "error": exc.message})
+    return {"sources_created": created}
+
+
+def demo_test_pairs(*, port: int) -> int:
+    """Golden pairs for the demo sources whose passages exist (idempotent)."""
+    base = demo_base_url(port)
+    made = 0
+    with transaction.atomic():
+        for path, claim, heading, status in DEMO_TEST_PAIRS:
+            source = Source.objects.filter(normalized_url=normalize_url(base + path)).first()
+            if source is None or TestPair.objects.filter(source=source, claim=claim).exists():
+                continue
+            passage = Passage.objects.filter(source=source, heading_path=heading).first()
+            TestPair.objects.create(source=source, claim=claim, expected_passage=passage, expected_status=status, created_by=User.objects.filter(username="demo-editor").first())
+            made += 1
+    return made

@@ -1,0 +1,57 @@
+"""Reads: what may be cited right now, and the views the dashboard and API need."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from reviews.models import SiteSwitch
+from sources.models import ChangeKind, DomainPolicy, EvidenceStatus, PassageVersion, Priority, VersionPassage
+
+# Evidence whose live page is missing or dead never leaves Citecheck.
+WITHHELD_EVIDENCE = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
+
+
+def citable_filter() -> Q:
+    """Passage versions that are in a source's active version and blocked by nothing."""
+    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("passage__source__domain"), is_blocked=True)
+    in_active = VersionPassage.objects.filter(
+        passage_version=OuterRef("pk"), source_version__is_active=True
+    ).exclude(change_kind=ChangeKind.REMOVED)
+    condition = (
+        Q(Exists(in_active))
+        & Q(passage__is_blocked=False, passage__source__is_blocked=False)
+        & ~Q(passage__source__evidence_status__in=WITHHELD_EVIDENCE)
+        & ~Q(Exists(blocked_domain))
+    )
+    if SiteSwitch.objects.filter(pk=1, primary_only=True).exists():
+        condition &= Q(passage__source__priority=Priority.PRIMARY)
+    return condition
+
+
+def export_passages() -> QuerySet[PassageVersion]:
+    """Every passage the bot may cite now (active, unblocked, live page not missing)."""
+    return (
+        PassageVersion.objects.filter(citable_filter())
+        .select_related("passage", "passage__source")
+        .order_by("passage__source_id", "passage__ordinal")
+    )
+
+
+def passage_usability(passage_version: PassageVersion) -> str:
+    """One word for the state of a cited passage: active, blocked, changed, outdated, unverified, missing."""
+    passage = passage_version.passage
+    source = passage.source
+    if passage.is_blocked or source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
+        return "blocked"
+    if source.evidence_status in WITHHELD_EVIDENCE:
+        return "missing"
+    in_active = VersionPassage.objects.filter(passage_version=passage_version, source_version__is_active=True).exclude(change_kind=ChangeKind.REMOVED).exists()
+    if not in_active:
+        return "outdated"
+    if source.live_page_changed and passage_version.memberships.filter(source_version__source=source).exists():
+        latest = source.versions.order_by("-number").first()
+        if latest is not None and not latest.members.filter(passage_version=passage_version).exclude(change_kind=ChangeKind.REMOVED).exists():
+            return "changed"
+    if source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED:
+        return "unverified"
+    return "active"

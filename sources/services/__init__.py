@@ -1,0 +1,32 @@
+"""Everything that changes sources: one module per stage, re-exported here."""
+
+from sources.services.activation import testresult_waive, version_activate, version_rollback, version_test
+from sources.services.fetch import (
+    canonical_proposal_decide,
+    fetch_record,
+    links_check,
+    source_fetch,
+    source_refetch,
+    source_schedule_due_checks,
+)
+from sources.services.register import fetch_request, source_register, sources_import
+from sources.services.stages import source_transition
+from sources.services.versioning import version_extract
+
+__all__ = [
+    "canonical_proposal_decide",
+    "fetch_record",
+    "fetch_request",
+    "links_check",
+    "source_fetch",
+    "source_refetch",
+    "source_register",
+    "source_schedule_due_checks",
+    "source_transition",
+    "sources_import",
+    "testresult_waive",
+    "version_activate",
+    "version_extract",
+    "version_rollback",
+    "version_test",
+]

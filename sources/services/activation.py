@@ -1,0 +1,208 @@
+"""Golden test pairs, waivers, approval (four eyes, two approvers for high risk), activation, rollback."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from citecheck.errors import IllegalTransition, NotFound, PermissionRefused
+from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
+from reviews.services import Actor, audit_record, permission_require, refusal_record
+from sources.models import ChangeKind, RiskLevel, SourceVersion, Stage, VersionPassage
+from sources.services.stages import source_transition
+
+logger = logging.getLogger(__name__)
+
+
+def version_test(*, version_id: int) -> TestRun | None:
+    """Run the source's golden pairs against a version and record a TestRun.
+
+    A pair passes when its expected passage is in the version, its quote (if any) is in that
+    passage, and the configured judge's verdict equals the expected status.
+    """
+    from claims.services import judgement_get
+
+    version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
+    if version is None:
+        logger.info("tests.gone", extra={"version_id": version_id})
+        return None
+    finished = version.test_runs.exclude(status=TestRunStatus.RUNNING).first()
+    if finished is not None:
+        return finished  # idempotent: a version is tested once; re-run explicitly with version_retest
+    members = {
+        m.passage_version.passage_id: m.passage_version
+        for m in VersionPassage.objects.filter(source_version=version)
+        .exclude(change_kind=ChangeKind.REMOVED)
+        .select_related("passage_version")
+    }
+    pairs = list(TestPair.objects.filter(source=version.source).select_related("expected_passage"))
+    results: list[TestResult] = []
+    judge_name = ""
+    for pair in pairs:
+        pv = members.get(pair.expected_passage_id) if pair.expected_passage_id else None
+        if pv is None and pair.expected_passage_id is None:
+            # No passage named: the pair passes if any passage of the version yields the verdict.
+            pv = _best_passage(pair, list(members.values()))
+        result = TestResult(pair=pair, passed=False, passage_found=pv is not None)
+        if pv is None:
+            result.detail = "the expected passage is not in this version"
+        else:
+            if pair.expected_quote:
+                result.quote_found = pair.expected_quote in pv.text
+            judgement = judgement_get(claim_text=pair.claim, passage_version=pv)
+            judge_name = judgement.judge
+            result.actual_status = judgement.status
+            quote_ok = result.quote_found is not False
+            result.passed = quote_ok and judgement.status == pair.expected_status
+            result.detail = (
+                "quote not found in the passage; " if not quote_ok else ""
+            ) + f"judge said {judgement.status}, expected {pair.expected_status}"
+        results.append(result)
+    with transaction.atomic():
+        version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
+        if version.test_runs.exclude(status=TestRunStatus.RUNNING).exists():
+            return version.test_runs.first()
+        failed = sum(1 for r in results if not r.passed)
+        run = TestRun.objects.create(
+            source_version=version,
+            judge=judge_name,
+            status=TestRunStatus.FAILED if failed else TestRunStatus.PASSED,
+            finished_at=timezone.now(),
+            passed_count=len(results) - failed,
+            failed_count=failed,
+        )
+        for r in results:
+            r.run = run
+        TestResult.objects.bulk_create(results)
+        version.tested_at = timezone.now()
+        version.save(update_fields=["tested_at"])
+        TestPair.objects.filter(pk__in=[r.pair_id for r in results if r.passed]).update(needs_reverification=False)
+        source = version.source
+        if source.stage == Stage.VERSIONED:
+            source_transition(source=source, to=Stage.TESTED, actor=None, reason=f"{run.passed_count} passed, {failed} failed")
+    return run
+
+
+def _best_passage(pair: TestPair, candidates: list) -> object | None:
+    words = {w for w in pair.claim.lower().split() if len(w) > 3}
+    if not candidates:
+        return None
+    return max(candidates, key=lambda pv: sum(1 for w in words if w in pv.text.lower()))
+
+
+def testresult_waive(*, actor: Actor, result_id: int, reason: str) -> TestResult:
+    """An approver accepts a failing pair for this run, with a written reason."""
+    result = TestResult.objects.select_related("run__source_version__source").filter(pk=result_id).first()
+    if result is None:
+        raise NotFound(f"no test result {result_id}")
+    permission_require(actor=actor, perm="sources.approve_source", action="testresult_waive", obj=result.run.source_version)
+    if not reason.strip():
+        raise IllegalTransition("A waiver needs a written reason.")
+    if result.passed:
+        raise IllegalTransition("This test pair passed; there is nothing to waive.")
+    with transaction.atomic():
+        result.waived = True
+        result.waived_by = actor if actor is not None and actor.is_authenticated else None
+        result.waiver_reason = reason.strip()
+        result.save(update_fields=["waived", "waived_by", "waiver_reason"])
+        run = result.run
+        if not run.results.filter(passed=False, waived=False).exists():
+            run.status = TestRunStatus.WAIVED
+            run.save(update_fields=["status"])
+        audit_record(actor=actor, action="testresult_waive", obj=run.source_version, from_state="failed", to_state="waived", reason=reason, data={"test_result": result.pk, "pair": result.pair_id})
+    return result
+
+
+def _latest_run(version: SourceVersion) -> TestRun | None:
+    return version.test_runs.exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id").first()
+
+
+def _check_activatable(*, actor: Actor, version: SourceVersion, action: str) -> bool:
+    """Refuse (auditing the refusal) unless `actor` may activate `version`. Returns True for a
+    superuser's audited emergency override of the four-eyes rule."""
+    permission_require(actor=actor, perm="sources.approve_source", action=action, obj=version)
+    source = version.source
+    override = False
+    if actor is not None and source.registered_by_id is not None and source.registered_by_id == actor.pk:
+        if not getattr(actor, "is_superuser", False):
+            reason = "four-eyes rule: nobody approves a source they registered"
+            refusal_record(actor=actor, action=action, obj=version, reason=reason)
+            raise PermissionRefused(f"You registered {source}; another approver must approve it (four-eyes rule).")
+        override = True
+    if SiteSwitch.objects.filter(pk=1, pause_activations=True).exists():
+        raise IllegalTransition("Activations are paused by the incident switch; lift it first.")
+    if source.is_blocked:
+        raise IllegalTransition(f"{source} is blocked; unblock it before activating a version.")
+    if version.extraction_status != "ok":
+        raise IllegalTransition(f"Version {version.number} has no passages (extraction {version.extraction_status}).")
+    run = _latest_run(version)
+    if run is None:
+        raise IllegalTransition(f"Version {version.number} has not been tested yet; its test pairs must run first.")
+    if run.status == TestRunStatus.FAILED:
+        raise IllegalTransition(
+            f"Version {version.number} has {run.failed_count} failing test pair(s); an approver must waive each with a reason."
+        )
+    return override
+
+
+def version_activate(*, actor: Actor, version_id: int, reason: str = "", action: str = "version_activate") -> SourceVersion:
+    """Approve and, once enough approvers agree, activate a tested version (atomically).
+
+    High-risk sources need two distinct approvers: the first call records an approval and
+    leaves the version waiting; the second approver's call activates it.
+    """
+    version = SourceVersion.objects.select_related("source", "source__registered_by").filter(pk=version_id).first()
+    if version is None:
+        raise NotFound(f"no source version {version_id}")
+    override = _check_activatable(actor=actor, version=version, action=action)
+    with transaction.atomic():
+        version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
+        source = version.source
+        if version.is_active:
+            raise IllegalTransition(f"Version {version.number} is already active.")
+        if actor is not None:
+            Approval.objects.get_or_create(
+                source_version=version, approver=actor, decision=ApprovalDecision.APPROVE,
+                defaults={"reason": reason, "emergency_override": override},
+            )
+        if override:
+            audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason or "superuser emergency override")
+        needed = 2 if source.risk_level == RiskLevel.HIGH and action != "version_rollback" else 1
+        approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
+        if actor is not None and len(approvers) < needed:
+            audit_record(actor=actor, action="version_approve", obj=version, reason=reason, data={"approvals": len(approvers), "needed": needed})
+            return version
+        previous = SourceVersion.objects.select_for_update().filter(source=source, is_active=True).first()
+        target_stage = Stage.ACTIVE
+        if source.stage not in (Stage.TESTED, Stage.ACTIVE, Stage.NEEDS_REVIEW):
+            raise IllegalTransition(f"{source} is {source.get_stage_display()}; only a tested source can be activated.")
+        if previous is not None:
+            SourceVersion.objects.filter(pk=previous.pk).update(is_active=False)
+        version.is_active = True
+        version.activated_at = timezone.now()
+        version.save(update_fields=["is_active", "activated_at"])
+        latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
+        source.live_page_changed = latest is not None and latest.pk != version.pk and latest.content_hash != version.content_hash
+        source.save(update_fields=["live_page_changed"])
+        source_transition(source=source, to=target_stage, actor=actor, reason=reason, action=action)
+        audit_record(
+            actor=actor, action=action, obj=version,
+            from_state=f"v{previous.number}" if previous else "", to_state=f"v{version.number}", reason=reason,
+        )
+    logger.info("version.activated", extra={"version_id": version.pk, "source_id": version.source_id})
+    return version
+
+
+def version_rollback(*, actor: Actor, version_id: int, reason: str) -> SourceVersion:
+    """Re-activate an earlier tested version in one step (audited)."""
+    if not reason.strip():
+        raise IllegalTransition("A rollback needs a reason.")
+    version = SourceVersion.objects.filter(pk=version_id).select_related("source").first()
+    if version is None:
+        raise NotFound(f"no source version {version_id}")
+    active = SourceVersion.objects.filter(source=version.source, is_active=True).first()
+    if active is not None and version.number >= active.number:
+        raise IllegalTransition("Roll back goes to an earlier version than the active one.")
+    return version_activate(actor=actor, version_id=version_id, reason=reason, action="version_rollback")

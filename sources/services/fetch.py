@@ -1,0 +1,367 @@
+"""Fetching sources and checking their links: FetchResult rows and the link-health reactions.
+
+Reactions follow the "Link health" table of PRODUCT.md: 404/410 suspend the evidence at once
+(it comes back by itself if a later check succeeds) and only repeated failures over time
+declare a source dead; transient failures mark evidence temporarily unverified and retry with
+backoff; a permanent redirect opens a canonical-URL proposal for an editor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from citecheck.errors import IllegalTransition, NotFound
+from citecheck.fingerprint import content_hash
+from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings
+from citecheck.urlnorm import InvalidURL, normalize_url
+from dispatch.services import work_request
+from reviews.services import Actor, audit_record, permission_require
+from sources.models import (
+    ATTENTION_LINK_STATES,
+    MISSING_LINK_STATES,
+    REACHABLE_LINK_STATES,
+    TRANSIENT_LINK_STATES,
+    DomainPolicy,
+    EditorialTask,
+    EvidenceStatus,
+    FetchResult,
+    LinkState,
+    Source,
+    SourceVersion,
+    Stage,
+    TaskKind,
+    TaskStatus,
+)
+from sources.services.register import fetch_request
+from sources.services.stages import source_transition
+
+logger = logging.getLogger(__name__)
+
+
+def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any):  # type: ignore[no-untyped-def]
+    """The checker configuration from settings, with per-domain request gaps from DomainPolicy."""
+    config = config_from_settings(settings, keep_body=keep_body, **overrides)
+    gaps = {
+        p.domain: p.min_request_gap_ms / 1000
+        for p in DomainPolicy.objects.filter(domain__in=set(domains), min_request_gap_ms__gt=0)
+    }
+    return replace(config, host_gaps=gaps) if gaps else config
+
+
+async def _check_all(urls: list[str], config: Any) -> list[LinkCheckResult]:
+    async with LinkChecker(config) as checker:
+        return [result async for result in checker.iter_results(urls)]
+
+
+def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[str] = ()) -> list[LinkCheckResult]:
+    """Check URLs concurrently in one event loop (results in completion order)."""
+    return asyncio.run(_check_all(urls, link_config(keep_body=keep_body, domains=domains)))
+
+
+def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
+    """Fetch a source's page (one attempt), record it and react. Returns None if the source is gone."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        logger.info("fetch.gone", extra={"source_id": source_id})
+        return None
+    if source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
+        logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
+        return None
+    [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
+    return fetch_record(source_id=source_id, result=result, attempt=attempt)
+
+
+def _page_title(body: bytes) -> str:
+    import re
+
+    match = re.search(rb"<title[^>]*>(.*?)</title>", body[:200_000], re.I | re.S)
+    if not match:
+        return ""
+    import html
+
+    return " ".join(html.unescape(match.group(1).decode("utf-8", "replace")).split())[:500]
+
+
+def fetch_record(*, source_id: int, result: LinkCheckResult, attempt: int = 1, now: datetime | None = None) -> FetchResult | None:
+    """Store one check's FetchResult, apply the link-health reactions and, when the body
+    differs from the latest version, create a new SourceVersion and ask for its extraction."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        source = Source.objects.select_for_update().filter(pk=source_id).first()
+        if source is None:
+            return None
+        body = result.body if result.is_success else None
+        fetch = FetchResult(
+            source=source,
+            requested_url=source.canonical_url,
+            redirects=[hop.to_json() for hop in result.redirects],
+            final_url=result.final_url or "",
+            status_code=result.status_code,
+            link_state=str(result.state),
+            note=(result.error or "") if result.state in REACHABLE_LINK_STATES or result.soft_404 else "",
+            content_type=result.content_type or "",
+            bytes=result.bytes,
+            etag=result.etag or "",
+            last_modified=result.last_modified or "",
+            elapsed_ms=result.elapsed_ms,
+            retry_after_seconds=result.retry_after,
+            error="" if result.state in REACHABLE_LINK_STATES else (result.error or ""),
+            attempt=attempt,
+            fetched_at=now,
+        )
+        if body is not None:
+            fetch.content_hash = content_hash(body)
+            fetch.displayed_title = _page_title(body) if "html" in fetch.content_type else ""
+        fetch.save()
+        _react(source=source, fetch=fetch, now=now)
+        if body is not None:
+            fetch.version = _version_for(source=source, fetch=fetch, body=body)
+            fetch.save(update_fields=["version"])
+    logger.info("fetch.done", extra={"source_id": source_id, "state": fetch.link_state, "attempt": attempt})
+    return fetch
+
+
+def _version_for(*, source: Source, fetch: FetchResult, body: bytes) -> SourceVersion:
+    latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
+    if latest is not None and latest.content_hash == fetch.content_hash:
+        return latest  # unchanged: only the FetchResult is new
+    version = SourceVersion.objects.create(
+        source=source,
+        number=(latest.number + 1) if latest else 1,
+        content_hash=fetch.content_hash,
+        content_type=fetch.content_type,
+        body_compressed=SourceVersion.compress(body),
+    )
+    if source.stage != Stage.BLOCKED:
+        source_transition(source=source, to=Stage.FETCHED, actor=None, reason=f"new content: version {version.number}")
+    work_request(job="sources.extract_version", kwargs={"version_id": version.pk}, queue="extract", dedupe_key=f"extract:{version.pk}")
+    return version
+
+
+def _open_task(*, source: Source, kind: str, detail: str, proposed_url: str = "", data: dict[str, Any] | None = None) -> EditorialTask:
+    task, created = EditorialTask.objects.get_or_create(
+        source=source, kind=kind, status=TaskStatus.OPEN,
+        defaults={"detail": detail, "proposed_url": proposed_url, "data": data or {}},
+    )
+    if created:
+        audit_record(actor=None, action=f"task_open_{kind}", obj=source, reason=detail)
+    return task
+
+
+def _set_evidence(source: Source, status: str, reason: str) -> None:
+    if source.evidence_status != status:
+        audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
+        source.evidence_status = status
+
+
+def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
+    state = fetch.link_state
+    source.link_state = state
+    source.last_checked_at = now
+    recheck = timedelta(hours=settings.CITECHECK_RECHECK_HOURS.get(source.risk_level, 168))
+    if state in REACHABLE_LINK_STATES:
+        if source.evidence_status != EvidenceStatus.DEAD:
+            _set_evidence(source, EvidenceStatus.VERIFIED, f"page answered {fetch.status_code}")
+        source.consecutive_failures = 0
+        source.first_failure_at = None
+        source.last_ok_at = now
+        source.next_check_at = now + recheck
+        if source.stage == Stage.REGISTERED:
+            source_transition(source=source, to=Stage.FETCHED, actor=None, reason="first successful fetch")
+        if state == LinkState.REDIRECT_PERMANENT and fetch.final_url:
+            try:
+                proposed = normalize_url(fetch.final_url)
+            except InvalidURL:
+                proposed = ""
+            if proposed and proposed != source.canonical_url:
+                _open_task(source=source, kind=TaskKind.CANONICAL_CHANGE, proposed_url=proposed,
+                           detail=f"{source.canonical_url} moved permanently to {proposed}")
+        elif state == LinkState.REDIRECT_TEMPORARY and fetch.final_url:
+            fetch.note = (fetch.note + f" temporary redirect to {fetch.final_url}").strip()
+            fetch.save(update_fields=["note"])
+    else:
+        source.consecutive_failures += 1
+        source.first_failure_at = source.first_failure_at or now
+        if state in MISSING_LINK_STATES:
+            failing_for = now - source.first_failure_at
+            dead = (
+                source.consecutive_failures >= settings.CITECHECK_DEAD_AFTER_FAILURES
+                and failing_for >= timedelta(hours=settings.CITECHECK_DEAD_AFTER_HOURS)
+            )
+            if dead:
+                _set_evidence(source, EvidenceStatus.DEAD, f"{state} on {source.consecutive_failures} checks over {failing_for}")
+                _open_task(source=source, kind=TaskKind.FIND_REPLACEMENT, detail=f"{source.canonical_url} is {state}: find a replacement",
+                           data=dependants_of(source))
+            elif source.evidence_status != EvidenceStatus.DEAD:
+                _set_evidence(source, EvidenceStatus.SUSPENDED, f"page answered {fetch.status_code} ({state})")
+            # Check again sooner, so a dead page is recognised over the configured window.
+            gap = settings.CITECHECK_DEAD_AFTER_HOURS / max(1, settings.CITECHECK_DEAD_AFTER_FAILURES - 1)
+            source.next_check_at = now + min(recheck, timedelta(hours=gap))
+        elif state in TRANSIENT_LINK_STATES:
+            if source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
+                _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
+            source.next_check_at = now + min(recheck, timedelta(hours=1))
+        elif state in ATTENTION_LINK_STATES:
+            if source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
+                _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
+            _open_task(source=source, kind=TaskKind.EDITORIAL_ATTENTION, detail=f"link check: {state}: {fetch.error}")
+            source.next_check_at = now + recheck
+    source.save()
+
+
+def dependants_of(source: Source) -> dict[str, list[int]]:
+    """Answers and test pairs that rely on a source's evidence."""
+    from claims.models import Citation
+    from reviews.models import TestPair
+
+    answers = sorted(set(Citation.objects.filter(passage_version__passage__source=source).values_list("claim__answer_id", flat=True)))
+    pairs = list(TestPair.objects.filter(source=source).values_list("pk", flat=True))
+    return {"answers": answers, "test_pairs": pairs}
+
+
+def fetch_retry_delay(*, fetch: FetchResult, attempt: int, retry_after: float | None) -> float | None:
+    """Seconds to wait before the next attempt, or None when no retry is due."""
+    if fetch.link_state not in TRANSIENT_LINK_STATES or attempt >= settings.CITECHECK_FETCH_MAX_ATTEMPTS:
+        return None
+    return backoff_delay(attempt, retry_after=retry_after, base=settings.CITECHECK_RETRY_BASE_SECONDS, cap=settings.CITECHECK_RETRY_AFTER_CAP)
+
+
+# --- editor actions ---------------------------------------------------------------------------
+
+
+def source_refetch(*, actor: Actor, source_id: int) -> None:
+    """An editor asks for a fetch now."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        raise NotFound(f"no source {source_id}")
+    permission_require(actor=actor, perm="sources.change_source", action="source_refetch", obj=source)
+    with transaction.atomic():
+        audit_record(actor=actor, action="source_refetch", obj=source)
+        fetch_request(source=source)
+
+
+def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reason: str = "") -> EditorialTask:
+    """Accept (the canonical URL changes; the old one stays in history) or reject a proposal."""
+    task = EditorialTask.objects.select_related("source").filter(pk=task_id, kind=TaskKind.CANONICAL_CHANGE).first()
+    if task is None:
+        raise NotFound(f"no canonical-URL proposal {task_id}")
+    permission_require(actor=actor, perm="sources.change_source", action="canonical_proposal_decide", obj=task.source)
+    if task.status != TaskStatus.OPEN:
+        raise IllegalTransition("This proposal was already decided.")
+    with transaction.atomic():
+        source = Source.objects.select_for_update().get(pk=task.source_id)
+        task.status = TaskStatus.ACCEPTED if accept else TaskStatus.REJECTED
+        task.closed_at = timezone.now()
+        task.closed_by = actor if actor is not None and actor.is_authenticated else None
+        task.close_reason = reason
+        task.save()
+        if accept:
+            if Source.objects.filter(normalized_url=task.proposed_url).exclude(pk=source.pk).exists():
+                raise IllegalTransition(f"{task.proposed_url} is already registered as another source.")
+            old = source.canonical_url
+            source.canonical_url = task.proposed_url
+            source.normalized_url = task.proposed_url
+            source.save(update_fields=["canonical_url", "normalized_url"])
+            audit_record(actor=actor, action="canonical_change", obj=source, from_state=old[:40], to_state=task.proposed_url[:40], reason=reason, data={"old_url": old, "new_url": task.proposed_url})
+        else:
+            audit_record(actor=actor, action="canonical_change_rejected", obj=source, reason=reason, data={"proposed_url": task.proposed_url})
+    return task
+
+
+def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """Queue a fetch for every source whose next check is due (never twice: keyed by source)."""
+    now = now or timezone.now()
+    due = (
+        Source.objects.filter(is_blocked=False)
+        .exclude(evidence_status=EvidenceStatus.DEAD)
+        .filter(next_check_at__lte=now)
+        .order_by("next_check_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    count = 0
+    with transaction.atomic():
+        for source in Source.objects.filter(pk__in=list(due)):
+            fetch_request(source=source)
+            count += 1
+    return count
+
+
+# --- batch link checks (link health without downloading for versions) -------------------------
+
+
+def links_check(*, source_ids: list[int], progress: Any = None, chunk: int = 200) -> dict[str, int]:
+    """Check many sources' links in one event loop, writing results in bulk.
+
+    Transient failures are recorded (no retry here: the scheduler re-checks them soon).
+    Returns counts per state.
+    """
+    sources = {s.pk: s for s in Source.objects.filter(pk__in=source_ids)}
+    by_url: dict[str, list[int]] = {}
+    for s in sources.values():
+        by_url.setdefault(s.canonical_url, []).append(s.pk)
+    counts: dict[str, int] = {}
+    pending: list[tuple[int, LinkCheckResult]] = []
+    done = 0
+
+    def flush() -> None:
+        nonlocal pending
+        _links_record(pending)
+        pending = []
+
+    async def run() -> None:
+        nonlocal done
+        config = link_config(keep_body=False, domains={s.domain for s in sources.values()})
+        async with LinkChecker(config) as checker:
+            async for result in checker.iter_results(list(by_url)):
+                for pk in by_url.get(result.url, []):
+                    pending.append((pk, result))
+                    counts[str(result.state)] = counts.get(str(result.state), 0) + 1
+                done += 1
+                if len(pending) >= chunk:
+                    await asyncio.to_thread(flush)
+                if progress is not None:
+                    progress(done, len(by_url))
+
+    asyncio.run(run())
+    if pending:
+        flush()
+    return counts
+
+
+def _links_record(batch: list[tuple[int, LinkCheckResult]]) -> None:
+    """One transaction per chunk: bulk-insert the FetchResults, bulk-update healthy sources,
+    and run the full reactions only for sources whose state calls for one."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    now = timezone.now()
+    with transaction.atomic():
+        rows = [
+            FetchResult(
+                source_id=pk, requested_url=r.url, redirects=[h.to_json() for h in r.redirects],
+                final_url=r.final_url or "", status_code=r.status_code, link_state=str(r.state),
+                content_type=r.content_type or "", bytes=r.bytes, elapsed_ms=r.elapsed_ms,
+                error="" if r.state in REACHABLE_LINK_STATES else (r.error or ""), fetched_at=now,
+                etag=r.etag or "", last_modified=r.last_modified or "",
+            )
+            for pk, r in batch
+        ]
+        FetchResult.objects.bulk_create(rows)
+        plain_ok = [pk for pk, r in batch if r.state == LinkState.OK]
+        healthy = Source.objects.filter(pk__in=plain_ok, evidence_status=EvidenceStatus.VERIFIED, consecutive_failures=0)
+        healthy_ids = set(healthy.values_list("pk", flat=True))
+        Source.objects.filter(pk__in=healthy_ids).update(link_state=LinkState.OK, last_checked_at=now, last_ok_at=now)
+        for (pk, _r), row in zip(batch, rows, strict=True):
+            if pk in healthy_ids:
+                continue
+            source = Source.objects.select_for_update().get(pk=pk)
+            _react(source=source, fetch=row, now=now)

@@ -1,0 +1,197 @@
+"""Registering sources one by one and in bulk (CSV, JSON, search-result datasets)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from citecheck.errors import Conflict, InvalidInput
+from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
+from dispatch.services import work_request
+from reviews.services import Actor, audit_record, permission_require
+from sources.models import DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
+
+logger = logging.getLogger(__name__)
+
+
+def fetch_request(*, source: Source) -> None:
+    """Ask a worker to fetch `source` (deduplicated: never queued twice)."""
+    work_request(job="sources.fetch_source", kwargs={"source_id": source.pk}, queue="fetch", dedupe_key=f"fetch:{source.pk}")
+
+
+def _choice(value: str, choices: type[Any], field_name: str, default: str) -> str:
+    value = (value or "").strip().lower() or default
+    if value not in choices.values:
+        raise InvalidInput(f"{field_name} must be one of {', '.join(choices.values)} (got {value!r})", field=field_name)
+    return value
+
+
+def source_register(
+    *,
+    actor: Actor,
+    url: str,
+    title: str = "",
+    document_type: str = "",
+    language: str = "",
+    owner: str = "",
+    priority: str = "",
+    risk_level: str = "",
+    provenance: str = Provenance.MANUAL,
+    search_hit: dict[str, Any] | None = None,
+    fetch: bool = True,
+) -> Source:
+    """Register a URL as a source and ask for its first fetch.
+
+    Refuses invalid URLs and duplicates (the error names the existing source).
+    """
+    permission_require(actor=actor, perm="sources.add_source", action="source_register")
+    try:
+        normalized = normalize_url(url)
+    except InvalidURL as exc:
+        raise InvalidInput(f"invalid_url: {exc}", field="url") from exc
+    values = {
+        "document_type": _choice(document_type, DocumentType, "document_type", DocumentType.WEBPAGE),
+        "priority": _choice(priority, Priority, "priority", Priority.SUPPLEMENTARY),
+        "risk_level": _choice(risk_level, RiskLevel, "risk_level", RiskLevel.NORMAL),
+    }
+    with transaction.atomic():
+        existing = Source.objects.filter(normalized_url=normalized).first()
+        if existing is not None:
+            raise Conflict(f"{normalized} is already registered as source {existing.pk} ({existing}).", field="url")
+        source = Source.objects.create(
+            url=url.strip(),
+            canonical_url=normalized,
+            normalized_url=normalized,
+            domain=registrable_domain(normalized),
+            title=title.strip()[:500],
+            language=(language or "en").strip()[:16],
+            owner=owner.strip()[:200],
+            provenance=provenance,
+            registered_by=actor if actor is not None and actor.is_authenticated else None,
+            **values,
+        )
+        if search_hit:
+            SearchHit.objects.create(source=source, **search_hit)
+        audit_record(actor=actor, action="source_register", obj=source, to_state=source.stage)
+        if fetch:
+            fetch_request(source=source)
+    logger.info("source.registered", extra={"source_id": source.pk, "url": normalized})
+    return source
+
+
+# --- bulk import ---------------------------------------------------------------------------
+
+SEARCH_FIELDS = {"runId", "engine", "executedQuery", "rank", "canonicalUrl"}
+
+
+@dataclass
+class ImportReport:
+    created: list[int] = field(default_factory=list)
+    duplicates: list[dict[str, Any]] = field(default_factory=list)
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    skipped_sponsored: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "created": len(self.created),
+            "duplicate": len(self.duplicates),
+            "invalid": len(self.invalid),
+            "skipped_sponsored": self.skipped_sponsored,
+            "created_ids": self.created,
+            "rejected": self.duplicates + self.invalid,
+        }
+
+
+def parse_import(text: str) -> list[dict[str, Any]]:
+    """Rows from a JSON array (or {"results": [...]}/JSON lines) or a CSV with a header row."""
+    stripped = text.lstrip("\ufeff").strip()
+    if not stripped:
+        raise InvalidInput("the import file is empty", field="file")
+    if stripped[0] in "[{":
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError:
+            try:
+                data = [json.loads(line) for line in stripped.splitlines() if line.strip()]
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"the import looks like JSON but is not valid: {exc}", field="file") from exc
+        if isinstance(data, dict):
+            data = data.get("results") or data.get("rows") or data.get("sources") or [data]
+        if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+            raise InvalidInput("a JSON import must be an array of objects", field="file")
+        return data
+    reader = csv.DictReader(io.StringIO(stripped))
+    if not reader.fieldnames or not ({"url", "canonicalUrl"} & set(reader.fieldnames)):
+        raise InvalidInput("a CSV import needs a header row with a url (or canonicalUrl) column", field="file")
+    return list(reader)
+
+
+def _truthy(value: Any) -> bool:
+    return str(value).strip().lower() in {"1", "true", "yes", "y"}
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _search_hit(row: dict[str, Any]) -> dict[str, Any]:
+    observed = row.get("observedAt")
+    observed_at: datetime | None = parse_datetime(str(observed)) if observed else None
+    return {
+        "run_id": str(row.get("runId") or "")[:200],
+        "engine": str(row.get("engine") or "")[:100],
+        "executed_query": str(row.get("executedQuery") or ""),
+        "rank": _int_or_none(row.get("rank")),
+        "rank_on_page": _int_or_none(row.get("rankOnPage")),
+        "title": str(row.get("title") or "")[:500],
+        "result_domain": str(row.get("resultDomain") or "")[:253],
+        "snippet": str(row.get("snippet") or ""),
+        "is_sponsored": _truthy(row.get("isSponsored")),
+        "observed_at": observed_at,
+    }
+
+
+def sources_import(*, actor: Actor, text: str, include_sponsored: bool = False, fetch: bool = True) -> ImportReport:
+    """Register every row it can; a rejected row writes nothing and gets a reason in the report."""
+    permission_require(actor=actor, perm="sources.add_source", action="sources_import")
+    rows = parse_import(text)
+    report = ImportReport()
+    for number, row in enumerate(rows, start=1):
+        is_search = bool(SEARCH_FIELDS & set(row))
+        url = str(row.get("canonicalUrl") or row.get("url") or "").strip()
+        hit = _search_hit(row) if is_search else None
+        if hit and hit["is_sponsored"] and not include_sponsored:
+            report.skipped_sponsored += 1
+            continue
+        try:
+            source = source_register(
+                actor=actor,
+                url=url,
+                title=str(row.get("title") or ""),
+                document_type=str(row.get("document_type") or row.get("type") or ""),
+                language=str(row.get("language") or ""),
+                owner=str(row.get("owner") or ""),
+                priority=str(row.get("priority") or ""),
+                risk_level=str(row.get("risk_level") or row.get("risk") or ""),
+                provenance=Provenance.SEARCH_RESULT if is_search else Provenance.IMPORT,
+                search_hit=hit,
+                fetch=fetch,
+            )
+        except Conflict as exc:
+            report.duplicates.append({"row": number, "url": url, "reason": exc.message})
+        except InvalidInput as exc:
+            report.invalid.append({"row": number, "url": url, "reason": exc.message})
+        else:
+            report.created.append(source.pk)
+    return report

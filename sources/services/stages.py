@@ -1,0 +1,48 @@
+"""The stage machine of a source. Stages change only through `source_transition`."""
+
+from __future__ import annotations
+
+from sources.models import Source, Stage
+from citecheck.errors import IllegalTransition
+from reviews.services import Actor, audit_record
+
+S = Stage
+# Where each stage may go next. A re-fetch may restart the walk from any stage; blocking and
+# sending back for review are possible from anywhere (handled in `source_transition`).
+TRANSITIONS: dict[str, frozenset[str]] = {
+    S.REGISTERED: frozenset({S.FETCHED}),
+    S.FETCHED: frozenset({S.FETCHED, S.EXTRACTED}),
+    S.EXTRACTED: frozenset({S.FETCHED, S.VERSIONED}),
+    S.VERSIONED: frozenset({S.FETCHED, S.TESTED}),
+    S.TESTED: frozenset({S.FETCHED, S.TESTED, S.ACTIVE}),
+    S.ACTIVE: frozenset({S.FETCHED, S.ACTIVE}),
+    S.NEEDS_REVIEW: frozenset({S.REGISTERED, S.FETCHED, S.ACTIVE}),
+    S.BLOCKED: frozenset(),  # left only through unblocking
+}
+SIDE_STATES = frozenset({S.NEEDS_REVIEW, S.BLOCKED})
+
+
+def transition_allowed(current: str, target: str) -> bool:
+    if target in SIDE_STATES:
+        return current != S.BLOCKED or target == S.BLOCKED
+    return target in TRANSITIONS.get(current, frozenset())
+
+
+def source_transition(*, source: Source, to: str, actor: Actor, reason: str = "", action: str = "stage_change") -> None:
+    """Move `source` to stage `to` and audit it. Call inside the caller's transaction.
+
+    Raises IllegalTransition (and writes nothing) when the stage machine does not allow it.
+    """
+    current = source.stage
+    if not transition_allowed(current, to):
+        raise IllegalTransition(
+            f"Source {source.pk} is {Stage(current).label}; it cannot go to {Stage(to).label} from there."
+        )
+    fields = ["stage"]
+    if to == S.BLOCKED and current != S.BLOCKED:
+        source.stage_before_block = current
+        fields.append("stage_before_block")
+    source.stage = to
+    source.save(update_fields=fields)
+    if current != to:
+        audit_record(actor=actor, action=action, obj=source, from_state=current, to_state=to, reason=reason)

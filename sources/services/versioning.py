@@ -1,0 +1,172 @@
+"""Extract a fetched version into passages, diff it against the active version, flag dependants."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from dispatch.services import work_request
+from sources.models import (
+    ChangeKind,
+    ExtractionStatus,
+    Passage,
+    PassageVersion,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+)
+from sources.services.stages import source_transition
+
+logger = logging.getLogger(__name__)
+
+
+def _heading_path(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " > ".join(str(part) for part in value if str(part).strip())
+    return str(value or "")
+
+
+def passage_keys(passages: list[Any]) -> list[str]:
+    """Identity keys: heading path plus the passage's position within that section.
+
+    An edited paragraph keeps its key (and so becomes `changed`); a new section adds keys.
+    """
+    seen: dict[str, int] = defaultdict(int)
+    keys = []
+    for passage in passages:
+        path = _heading_path(passage.heading_path)
+        keys.append(f"{path}#{seen[path]}"[:600])
+        seen[path] += 1
+    return keys
+
+
+def comparison_base(version: SourceVersion) -> SourceVersion | None:
+    """The version a new one is diffed against: the active one, else the latest extracted one."""
+    active = SourceVersion.objects.filter(source=version.source, is_active=True).exclude(pk=version.pk).first()
+    if active is not None:
+        return active
+    return (
+        SourceVersion.objects.filter(source=version.source, number__lt=version.number, extraction_status=ExtractionStatus.OK)
+        .order_by("-number")
+        .first()
+    )
+
+
+def version_extract(*, version_id: int) -> SourceVersion | None:
+    """Run the extraction for one version (idempotent: an extracted version is left alone)."""
+    from citecheck.extract import extract_passages
+
+    version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
+    if version is None:
+        logger.info("extract.gone", extra={"version_id": version_id})
+        return None
+    if version.extraction_status != ExtractionStatus.PENDING:
+        return version
+    result = extract_passages(
+        version.body,
+        content_type=version.content_type,
+        url=version.source.canonical_url,
+        max_chars=settings.CITECHECK_PASSAGE_MAX_CHARS,
+        deadline_seconds=settings.CITECHECK_EXTRACT_DEADLINE,
+    )
+    status = result.status if result.status in ExtractionStatus.values else ExtractionStatus.ERROR
+    with transaction.atomic():
+        version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
+        if version.extraction_status != ExtractionStatus.PENDING:
+            return version
+        source = version.source
+        version.extraction_status = status
+        version.extraction = {
+            "title": result.title or "",
+            "date": result.date or "",
+            "passages": len(result.passages),
+            "error": result.error or "",
+        }
+        if status != ExtractionStatus.OK:
+            version.save(update_fields=["extraction_status", "extraction"])
+            source_transition(source=source, to=Stage.NEEDS_REVIEW, actor=None, reason=f"extraction {status}: {result.error or ''}".strip())
+            return version
+        base = comparison_base(version)
+        summary = _store_passages(version=version, passages=result.passages, base=base)
+        version.compared_to = base
+        version.diff_summary = summary
+        version.save(update_fields=["extraction_status", "extraction", "compared_to", "diff_summary"])
+        if result.title and not source.title:
+            source.title = result.title[:500]
+            source.save(update_fields=["title"])
+        source_transition(source=source, to=Stage.EXTRACTED, actor=None, reason=f"{len(result.passages)} passages")
+        source_transition(source=source, to=Stage.VERSIONED, actor=None, reason=_describe(summary))
+        if base is not None and base.is_active and (summary["changed"] or summary["added"] or summary["removed"]):
+            source.live_page_changed = True
+            source.save(update_fields=["live_page_changed"])
+        work_request(job="reviews.run_tests", kwargs={"version_id": version.pk}, queue="judge", dedupe_key=f"tests:{version.pk}")
+    logger.info("extract.done", extra={"version_id": version.pk, "summary": summary})
+    return version
+
+
+def _describe(summary: dict[str, int]) -> str:
+    return ", ".join(f"{count} {kind}" for kind, count in summary.items() if count)
+
+
+def _store_passages(*, version: SourceVersion, passages: list[Any], base: SourceVersion | None) -> dict[str, int]:
+    source = version.source
+    now = timezone.now()
+    keys = passage_keys(passages)
+    existing = {p.key: p for p in Passage.objects.filter(source=source, key__in=keys)}
+    base_members: dict[int, PassageVersion] = {}
+    if base is not None:
+        for member in VersionPassage.objects.filter(source_version=base).exclude(change_kind=ChangeKind.REMOVED).select_related("passage_version"):
+            base_members[member.passage_version.passage_id] = member.passage_version
+
+    summary = {kind: 0 for kind in ChangeKind.values}
+    seen_passages: set[int] = set()
+    members = []
+    changed_old: list[PassageVersion] = []
+    for ordinal, (key, extracted) in enumerate(zip(keys, passages, strict=True)):
+        passage = existing.get(key)
+        heading = _heading_path(extracted.heading_path)
+        if passage is None:
+            passage = Passage.objects.create(source=source, key=key, heading_path=heading[:1000], anchor=str(extracted.anchor or "")[:300], ordinal=ordinal)
+        elif passage.ordinal != ordinal or passage.anchor != (extracted.anchor or ""):
+            Passage.objects.filter(pk=passage.pk).update(ordinal=ordinal, anchor=str(extracted.anchor or "")[:300])
+        seen_passages.add(passage.pk)
+        old = base_members.get(passage.pk)
+        if old is None:
+            kind = ChangeKind.ADDED
+        elif old.fingerprint == extracted.fingerprint:
+            kind = ChangeKind.UNCHANGED
+        else:
+            kind = ChangeKind.CHANGED
+            changed_old.append(old)
+        pv = PassageVersion.objects.filter(passage=passage, fingerprint=extracted.fingerprint).first()
+        if pv is None:
+            pv = PassageVersion.objects.create(
+                passage=passage,
+                text=extracted.text,
+                fingerprint=extracted.fingerprint,
+                section_heading=(heading.rsplit(" > ", 1)[-1])[:500],
+                location=dict(getattr(extracted, "location", None) or {}),
+                first_version=version,
+                change_kind=kind if kind != ChangeKind.UNCHANGED else ChangeKind.ADDED,
+                first_seen_at=now,
+                last_seen_at=now,
+            )
+        else:
+            PassageVersion.objects.filter(pk=pv.pk).update(last_seen_at=now)
+        summary[kind] += 1
+        members.append(VersionPassage(source_version=version, passage_version=pv, ordinal=ordinal, change_kind=kind, previous=old if kind == ChangeKind.CHANGED else None))
+    removed = [pv for pid, pv in base_members.items() if pid not in seen_passages]
+    for offset, old in enumerate(removed):
+        members.append(VersionPassage(source_version=version, passage_version=old, ordinal=len(passages) + offset, change_kind=ChangeKind.REMOVED, previous=old))
+    summary[ChangeKind.REMOVED] = len(removed)
+    VersionPassage.objects.bulk_create(members)
+    if changed_old or removed:
+        from claims.services import reverification_flag
+
+        reverification_flag(passage_versions=changed_old + removed, reason=f"{source} v{version.number} changed the page")
+    return summary

@@ -1,0 +1,89 @@
+"""Shared fixtures: users in each role, a clean Redis, a real RQ worker in burst mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+REDIS_HINT = "no Redis: run the suite with `make test` (it starts an embedded Redis) or set REDIS_URL"
+
+
+def _user(username: str, *groups: str, superuser: bool = False) -> User:
+    if groups and not Group.objects.filter(name=groups[0]).exists():
+        from reviews.roles import roles_sync
+
+        roles_sync()  # transactional tests flush the data migration's groups
+    user = User.objects.create_user(username=username, password="pw-" + username, is_staff=True, is_superuser=superuser)
+    for name in groups:
+        user.groups.add(Group.objects.get(name=name))
+    return user
+
+
+@pytest.fixture
+def viewer(db: None) -> User:
+    return _user("viewer", "Viewer")
+
+
+@pytest.fixture
+def editor(db: None) -> User:
+    return _user("editor", "Editor")
+
+
+@pytest.fixture
+def editor2(db: None) -> User:
+    return _user("editor2", "Editor")
+
+
+@pytest.fixture
+def approver(db: None) -> User:
+    return _user("approver", "Approver")
+
+
+@pytest.fixture
+def approver2(db: None) -> User:
+    return _user("approver2", "Approver")
+
+
+@pytest.fixture
+def superuser(db: None) -> User:
+    return _user("root", superuser=True)
+
+
+@pytest.fixture
+def redis_conn() -> Iterator[object]:
+    """The test Redis, emptied first (CI gives the suite a Redis DB of its own)."""
+    from redis.exceptions import RedisError
+
+    from dispatch.queues import redis_connection
+
+    conn = redis_connection()
+    try:
+        conn.flushdb()
+    except RedisError as exc:
+        pytest.fail(f"{REDIS_HINT} ({exc})")
+    yield conn
+
+
+@pytest.fixture
+def run_jobs(redis_conn: object) -> Callable[[], int]:
+    """Run every queued job with a real RQ worker in burst mode (in this process, so that it
+    sees the test database), relaying the outbox first. Returns how many jobs ran."""
+    from dispatch.models import WorkRequest, WorkStatus
+    from dispatch.queues import make_worker
+    from dispatch.services import outbox_relay
+
+    def run(rounds: int = 20) -> int:
+        ran = 0
+        for _ in range(rounds):
+            outbox_relay(min_age_seconds=0)
+            before = WorkRequest.objects.filter(status__in=[WorkStatus.DONE, WorkStatus.FAILED]).count()
+            make_worker(fork=False).work(burst=True, logging_level="WARNING")
+            after = WorkRequest.objects.filter(status__in=[WorkStatus.DONE, WorkStatus.FAILED]).count()
+            if after == before and not WorkRequest.objects.filter(status=WorkStatus.PENDING, not_before__isnull=True).exists():
+                break
+            ran += after - before
+        return ran
+
+    return run
