@@ -1,22 +1,19 @@
-"""
-URL configuration for citecheck_site project.
-
-The `urlpatterns` list routes URLs to views. For more information please see:
-    https://docs.djangoproject.com/en/5.2/topics/http/urls/
-Examples:
-Function views
-    1. Add an import:  from my_app import views
-    2. Add a URL to urlpatterns:  path('', views.home, name='home')
-Class-based views
-    1. Add an import:  from other_app.views import Home
-    2. Add a URL to urlpatterns:  path('', Home.as_view(), name='home')
-Including another URLconf
-    1. Import the include() function: from django.urls import include, path
-    2. Add a URL to urlpatterns:  path('blog/', include('blog.urls'))
-"""
 from django.contrib import admin
 from django.urls import path
 
+from claims import api as claims_api
+from claims import views as claims_views
+from sources import api as sources_api
+
 urlpatterns = [
-    path('admin/', admin.site.urls),
+    path("", claims_views.home, name="home"),
+    path("check/", claims_views.check_answer_page, name="check-answer"),
+    path("api/v1/check-citations", claims_api.check_citations, name="api-check-citations"),
+    path("api/v1/passages", sources_api.passages, name="api-passages"),
+    path("api/v1/sources", sources_api.sources_create, name="api-sources"),
+    path("api/v1/sources/<int:source_id>", sources_api.source_detail, name="api-source"),
+    path("api/v1/sources/<int:source_id>/fetch", sources_api.source_fetch_now, name="api-source-fetch"),
+    path("api/v1/versions/<int:version_id>/activate", sources_api.version_activate_view, name="api-version-activate"),
+    path("api/v1/blocks", sources_api.blocks_create, name="api-blocks"),
+    path("admin/", admin.site.urls),
 ]

@@ -55,3 +55,25 @@ def passage_usability(passage_version: PassageVersion) -> str:
     if source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED:
         return "unverified"
     return "active"
+
+
+LINK_REL = "noopener noreferrer nofollow"
+
+
+def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
+    """A link to a passage built from the registry only: http(s), a domain allowed for links,
+    descriptive text "Page title — section heading". None when no safe link can be made."""
+    from urllib.parse import quote, urlsplit
+
+    source = passage_version.passage.source
+    url = source.canonical_url
+    if urlsplit(url).scheme not in ("http", "https"):
+        return None
+    if DomainPolicy.objects.filter(domain=source.domain, allowed_for_links=False).exists():
+        return None
+    anchor = passage_version.passage.anchor
+    href = f"{url}#{quote(anchor, safe='-_.~')}" if anchor else url
+    title = source.title or source.domain
+    section = passage_version.section_heading
+    text = f"{title} — {section}" if section and section != title else title
+    return {"href": href, "text": text, "rel": LINK_REL}
