@@ -46,5 +46,5 @@ def job_exists(*, queue: str, job_id: str) -> bool:
 
 def make_worker(*, names: tuple[str, ...] = QUEUE_NAMES, fork: bool = True) -> Worker:
     """A worker over the given queues; `fork=False` runs jobs in this process (tests, SQLite)."""
-    cls = Worker if fork else SimpleWorker
+    cls: Any = Worker if fork else SimpleWorker
     return cls([get_queue(n) for n in names], connection=redis_connection())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models, transaction
 
 from citecheck.errors import PermissionRefused
@@ -16,7 +16,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-Actor = AbstractBaseUser | AnonymousUser | None
+Actor = User | AnonymousUser | None
+
+
+def user_or_none(actor: Actor) -> User | None:
+    """The user to store on a row (None for the system and for anonymous callers)."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
 
 
 def actor_name(actor: Actor) -> str:
@@ -42,7 +47,7 @@ def audit_record(
     if obj is not None:
         object_type = object_type or obj._meta.label_lower
         object_id = object_id or str(obj.pk)
-    user = actor if actor is not None and actor.is_authenticated else None
+    user = user_or_none(actor)
     return AuditLog.objects.create(
         actor=user,
         actor_name=actor_name(actor),
@@ -65,7 +70,7 @@ def permission_require(*, actor: Actor, perm: str, action: str, obj: models.Mode
     """
     if actor is None:
         return
-    if actor.is_authenticated and actor.is_active and actor.has_perm(perm):  # type: ignore[union-attr]
+    if actor.is_authenticated and actor.is_active and actor.has_perm(perm):
         return
     refusal_record(actor=actor, action=action, obj=obj, reason=f"missing permission {perm}")
     raise PermissionRefused(f"{actor_name(actor)} may not {action.replace('_', ' ')}: this needs the {perm} permission.")
@@ -89,7 +94,7 @@ def _affected_answers(**citation_filter: object) -> list[int]:
 
 def block_apply(
     *, actor: Actor, target: str, reason: str, source_id: int | None = None, domain: str = "", passage_id: int | None = None
-) -> tuple["BlockSwitch", list[int]]:
+) -> tuple[BlockSwitch, list[int]]:
     """Block a source, a domain or a passage at once. Returns the switch and the ids of every
     answer that cited the blocked evidence. The rest of the knowledge base keeps working."""
     from citecheck.errors import IllegalTransition, InvalidInput, NotFound
@@ -101,10 +106,10 @@ def block_apply(
     permission_require(actor=actor, perm="sources.block_source", action=f"{target}_block")
     if not reason.strip():
         raise InvalidInput("A block needs a reason.", field="reason")
-    user = actor if actor is not None and actor.is_authenticated else None
+    user = user_or_none(actor)
     with transaction.atomic():
         if target == BlockTarget.SOURCE:
-            source = Source.objects.select_for_update().filter(pk=source_id).first()
+            source = Source.objects.select_for_update().filter(pk=source_id or 0).first()
             if source is None:
                 raise NotFound(f"no source {source_id}")
             if source.is_blocked:
@@ -129,7 +134,7 @@ def block_apply(
             audit_record(actor=actor, action="domain_block", obj=policy, from_state="open", to_state="blocked", reason=reason)
             affected = _affected_answers(passage_version__passage__source__domain=name)
         elif target == BlockTarget.PASSAGE:
-            passage = Passage.objects.select_for_update().filter(pk=passage_id).first()
+            passage = Passage.objects.select_for_update().filter(pk=passage_id or 0).first()
             if passage is None:
                 raise NotFound(f"no passage {passage_id}")
             if passage.is_blocked:
@@ -147,7 +152,7 @@ def block_apply(
     return switch, affected
 
 
-def block_lift(*, actor: Actor, switch_id: int, reason: str) -> "BlockSwitch":
+def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
     """Lift one block (approvers only). The evidence comes back at once."""
     from django.utils import timezone
 
@@ -163,7 +168,7 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> "BlockSwitch":
         raise IllegalTransition("This block was already lifted.")
     with transaction.atomic():
         switch.lifted_at = timezone.now()
-        switch.lifted_by = actor if actor is not None and actor.is_authenticated else None
+        switch.lifted_by = user_or_none(actor)
         switch.lift_reason = reason
         switch.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         if switch.target == BlockTarget.SOURCE and switch.source_id:
@@ -184,7 +189,7 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> "BlockSwitch":
     return switch
 
 
-def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, primary_only: bool | None = None, reason: str) -> "SiteSwitch":
+def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, primary_only: bool | None = None, reason: str) -> SiteSwitch:
     """Flip the global incident switches (approvers only), audited."""
     from reviews.models import SiteSwitch
 

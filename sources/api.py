@@ -46,8 +46,11 @@ def passages(request: HttpRequest) -> JsonResponse:
 @api_view(methods=("POST",))
 def sources_create(request: HttpRequest) -> JsonResponse:
     data = json_body(request)
-    fields = ("url", "title", "document_type", "language", "owner", "priority", "risk_level")
-    source = source_register(actor=request.user, **{k: str(data.get(k) or "") for k in fields})
+    text = {k: str(data.get(k) or "") for k in ("title", "document_type", "language", "owner", "priority", "risk_level")}
+    source = source_register(
+        actor=request.user, url=str(data.get("url") or ""), title=text["title"], document_type=text["document_type"],
+        language=text["language"], owner=text["owner"], priority=text["priority"], risk_level=text["risk_level"],
+    )
     return JsonResponse(_source_json(source), status=201)
 
 

@@ -87,3 +87,14 @@ def run_jobs(redis_conn: object) -> Callable[[], int]:
         return ran
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_files() -> Iterator[None]:
+    """Tests do not run collectstatic, so they use the plain storage (no manifest)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    storages = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    with override_settings(STORAGES=storages):
+        yield

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound, PermissionRefused
 from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
-from reviews.services import Actor, audit_record, permission_require, refusal_record
-from sources.models import ChangeKind, RiskLevel, SourceVersion, Stage, VersionPassage
+from reviews.services import Actor, audit_record, permission_require, refusal_record, user_or_none
+from sources.models import ChangeKind, PassageVersion, RiskLevel, SourceVersion, Stage, VersionPassage
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def version_test(*, version_id: int) -> TestRun | None:
     return run
 
 
-def _best_passage(pair: TestPair, candidates: list) -> object | None:
+def _best_passage(pair: TestPair, candidates: list[PassageVersion]) -> PassageVersion | None:
     words = {w for w in pair.claim.lower().split() if len(w) > 3}
     if not candidates:
         return None
@@ -104,7 +104,7 @@ def testresult_waive(*, actor: Actor, result_id: int, reason: str) -> TestResult
         raise IllegalTransition("This test pair passed; there is nothing to waive.")
     with transaction.atomic():
         result.waived = True
-        result.waived_by = actor if actor is not None and actor.is_authenticated else None
+        result.waived_by = user_or_none(actor)
         result.waiver_reason = reason.strip()
         result.save(update_fields=["waived", "waived_by", "waiver_reason"])
         run = result.run
@@ -162,9 +162,10 @@ def version_activate(*, actor: Actor, version_id: int, reason: str = "", action:
         source = version.source
         if version.is_active:
             raise IllegalTransition(f"Version {version.number} is already active.")
-        if actor is not None:
+        approver = user_or_none(actor)
+        if approver is not None:
             Approval.objects.get_or_create(
-                source_version=version, approver=actor, decision=ApprovalDecision.APPROVE,
+                source_version=version, approver=approver, decision=ApprovalDecision.APPROVE,
                 defaults={"reason": reason, "emergency_override": override},
             )
         if override:

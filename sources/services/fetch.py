@@ -24,7 +24,7 @@ from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
-from reviews.services import Actor, audit_record, permission_require
+from reviews.services import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
     MISSING_LINK_STATES,
@@ -261,7 +261,7 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
         source = Source.objects.select_for_update().get(pk=task.source_id)
         task.status = TaskStatus.ACCEPTED if accept else TaskStatus.REJECTED
         task.closed_at = timezone.now()
-        task.closed_by = actor if actor is not None and actor.is_authenticated else None
+        task.closed_by = user_or_none(actor)
         task.close_reason = reason
         task.save()
         if accept:

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 from citecheck.errors import Conflict, InvalidInput
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from dispatch.services import work_request
-from reviews.services import Actor, audit_record, permission_require
+from reviews.services import Actor, audit_record, permission_require, user_or_none
 from sources.models import DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def source_register(
             language=(language or "en").strip()[:16],
             owner=owner.strip()[:200],
             provenance=provenance,
-            registered_by=actor if actor is not None and actor.is_authenticated else None,
+            registered_by=user_or_none(actor),
             **values,
         )
         if search_hit:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sources.models import Source, Stage
 from citecheck.errors import IllegalTransition
 from reviews.services import Actor, audit_record
+from sources.models import Source, Stage
 
 S = Stage
 # Where each stage may go next. A re-fetch may restart the walk from any stage; blocking and
