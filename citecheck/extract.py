@@ -1,0 +1,720 @@
+"""Passages from a fetched page: main content only, split by heading structure.
+
+Pure functions, no Django, no network. Used by the extract job, the versioning service and
+``manage.py extract_passages``; all three must see exactly the same passages.
+
+What a passage is
+-----------------
+- ``heading_path`` is a string: the headings above the passage, outermost first, joined with
+  ``" > "`` (``"Delivery terms > Express"``); ``""`` for content before the first heading.
+  ``headings`` holds the same headings as a tuple for display.
+- ``anchor`` names the passage's section. HTML: the ``id`` of the heading, of an element
+  inside it (or an ``<a name>``), of an empty ``<a id|name>`` right before it, or of the
+  enclosing ``section``/``article``/``div`` whose first heading it is; otherwise a slug of the
+  heading text (letters of any script kept). Content before the first heading gets ``"top"`` (``#top`` scrolls to the top of
+  any HTML page). PDF: ``"page=N"`` (the PDF viewers' fragment syntax). Text: a slug.
+  Anchors are unique per section within a page (a repeated one gets ``-2``, ``-3``, ...).
+  When a long section is split, its passages share the section's anchor and differ in
+  ``part`` (0, 1, ...) and ``ordinal``. The anchor is untrusted page text: encode it when
+  building a URL.
+- ``ordinal`` is the 0-based position of the passage in the page.
+- ``text`` is verbatim: the main content's text as trafilatura renders it, in Unicode NFC as
+  ``trafilatura.extract`` returns it (numbers, units, dates, negations and conditions
+  untouched; tables as ``| cell | cell |`` rows; no markup, no link targets). Blocks
+  (paragraphs, lists, tables) are separated by a blank line. A section longer than
+  ``max_chars`` is split at block boundaries; a single block longer than that is split at
+  line ends, then sentence ends, then spaces, and only as a last resort inside a word. Only
+  whitespace is lost at a cut. A heading with neither text nor sub-sections becomes a passage
+  whose text is the heading, so no heading text is lost.
+- ``fingerprint`` is :func:`citecheck.fingerprint.fingerprint` of the text.
+- ``page`` is the 1-based PDF page, ``None`` otherwise.
+
+The page's ``title`` is its displayed title (``og:title``, else ``<title>``, else the first
+``<h1>``; for a PDF its metadata title; for text its first heading). ``date`` is the page's
+date as ``YYYY-MM-DD`` when one is found (HTML: htmldate's fast search, most recent date,
+i.e. "last updated" when the page states one; PDF: modification or creation date).
+
+Plain text: paragraphs are separated by blank lines; headings are Markdown ``#`` lines,
+underlined (``===``/``---``) lines, and short single-line paragraphs without closing
+punctuation that are followed by more text (``Delivery terms``; ``2.1 Islands`` is one level
+deeper than ``2 Delivery``).
+
+Status: ``ok``; ``empty`` (readable but no main content); ``unsupported_content`` (neither
+HTML, text nor PDF); ``extraction_timeout`` (``deadline_seconds`` passed, see below);
+``error`` (the content could not be read, e.g. a broken PDF; ``error`` says why).
+
+Huge pages
+----------
+With ``deadline_seconds`` the extraction runs in a forked child process that is killed when
+the deadline passes; the result is then ``extraction_timeout``. A child process (rather than
+``signal.alarm``) is used because lxml's C code cannot be interrupted from Python, and because
+RQ's own job timeout already owns ``SIGALRM`` in the work horse. Forking costs a few
+milliseconds, and the memory the parse needed goes back to the system with the child; without
+``deadline_seconds`` everything runs in-process. The fetcher's size cap bounds the input.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import multiprocessing
+import multiprocessing.context
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from citecheck.fingerprint import fingerprint
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from lxml.etree import _Element
+    from lxml.html import HtmlElement
+
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "HEADING_SEPARATOR",
+    "ContentKind",
+    "ExtractedPassage",
+    "ExtractionResult",
+    "ExtractionStatus",
+    "content_kind",
+    "extract_passages",
+    "guess_content_type",
+    "passages_text",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_CHARS = 1200
+HEADING_SEPARATOR = " > "
+TOP_ANCHOR = "top"
+_MAX_ANCHOR_CHARS = 80
+
+
+class ExtractionStatus(StrEnum):
+    OK = "ok"
+    UNSUPPORTED_CONTENT = "unsupported_content"
+    EMPTY = "empty"
+    EXTRACTION_TIMEOUT = "extraction_timeout"
+    ERROR = "error"
+
+
+class ContentKind(StrEnum):
+    HTML = "html"
+    TEXT = "text"
+    PDF = "pdf"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedPassage:
+    heading_path: str
+    headings: tuple[str, ...]
+    anchor: str
+    ordinal: int
+    text: str
+    fingerprint: str
+    part: int = 0
+    page: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionResult:
+    status: ExtractionStatus
+    passages: list[ExtractedPassage] = field(default_factory=list)
+    title: str | None = None
+    date: str | None = None
+    error: str | None = None
+    kind: ContentKind | None = None
+
+
+# --------------------------------------------------------------------------- content types
+
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "application/xml+html"})
+_TEXT_TYPES = frozenset({"text/plain", "text/markdown", "text/x-markdown"})
+_PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
+_UNKNOWN_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "application/unknown"})
+_HTML_SNIFF = re.compile(rb"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]", re.IGNORECASE)
+
+
+def _sniff(body: bytes | str) -> ContentKind | None:
+    head = body[:2048]
+    if isinstance(head, str):
+        head = head.encode("utf-8", "replace")
+    if head.lstrip().startswith(b"%PDF-"):
+        return ContentKind.PDF
+    if _HTML_SNIFF.search(head):
+        return ContentKind.HTML
+    return None
+
+
+def content_kind(content_type: str, body: bytes | str) -> ContentKind | None:
+    """Which extractor handles a body, from its Content-Type; ``None`` for unsupported.
+
+    A missing or generic type (``application/octet-stream``) is decided by the body's first
+    bytes (``%PDF-``, an HTML doctype/tag); a declared type is trusted otherwise.
+    """
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    if media_type in _HTML_TYPES:
+        return ContentKind.HTML
+    if media_type in _TEXT_TYPES:
+        return ContentKind.TEXT
+    if media_type in _PDF_TYPES:
+        return ContentKind.PDF
+    if media_type in _UNKNOWN_TYPES:
+        return _sniff(body)
+    return None
+
+
+_EXTENSION_TYPES = {
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".xhtml": "application/xhtml+xml",
+    ".txt": "text/plain",
+    ".text": "text/plain",
+    ".md": "text/markdown",
+    ".pdf": "application/pdf",
+}
+
+
+def guess_content_type(filename: str, body: bytes) -> str:
+    """Content-Type for a saved page: by extension, else by its first bytes; text if it is UTF-8."""
+    lowered = filename.lower()
+    for extension, media_type in _EXTENSION_TYPES.items():
+        if lowered.endswith(extension):
+            return media_type
+    sniffed = _sniff(body)
+    if sniffed is ContentKind.PDF:
+        return "application/pdf"
+    if sniffed is ContentKind.HTML:
+        return "text/html"
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "application/octet-stream"
+    return "text/plain"
+
+
+# --------------------------------------------------------------------------- sections and splitting
+
+
+@dataclass(slots=True)
+class _Section:
+    headings: tuple[str, ...]
+    anchor: str
+    blocks: list[str] = field(default_factory=list)
+    page: int | None = None
+
+
+class _Anchors:
+    """Hands out anchors, unique within one page."""
+
+    def __init__(self) -> None:
+        self._used: set[str] = set()
+
+    def claim(self, candidate: str) -> str:
+        anchor = candidate
+        number = 2
+        while anchor in self._used:
+            anchor = f"{candidate}-{number}"
+            number += 1
+        self._used.add(anchor)
+        return anchor
+
+
+def _slug(text: str) -> str:
+    """URL-fragment slug of a heading; keeps letters of every script (``"Lieferung & Versand"`` -> ``"lieferung-versand"``)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    slug = re.sub(r"[^\w]+", "-", folded).strip("-_")
+    return slug[:_MAX_ANCHOR_CHARS].rstrip("-_") or "section"
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+# Cut points for a block longer than max_chars, tried in order: line ends, sentence ends
+# (Latin after whitespace, CJK right after the mark), any whitespace.
+_CUTS = (
+    re.compile(r"\n\s*"),
+    re.compile(r"(?<=[.!?\u2026])\s+|(?<=[\u3002\uff01\uff1f])\s*"),
+    re.compile(r"\s+"),
+)
+
+
+def _split_long(text: str, max_chars: int, level: int = 0) -> list[str]:
+    """Pieces of ``text`` no longer than ``max_chars``, cut at the coarsest boundary that works.
+
+    Each piece is a verbatim slice of ``text``; only the whitespace at a cut is dropped.
+    """
+    if len(text) <= max_chars:
+        return [text]
+    if level >= len(_CUTS):
+        return [text[i : i + max_chars] for i in range(0, len(text), max_chars)]
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _CUTS[level].finditer(text):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    pieces: list[str] = []
+    run_start: int | None = None
+    run_end = 0
+    for span_start, span_end in spans:
+        if span_end - span_start > max_chars:
+            if run_start is not None:
+                pieces.append(text[run_start:run_end])
+                run_start = None
+            pieces.extend(_split_long(text[span_start:span_end], max_chars, level + 1))
+        elif run_start is None:
+            run_start, run_end = span_start, span_end
+        elif span_end - run_start <= max_chars:
+            run_end = span_end
+        else:
+            pieces.append(text[run_start:run_end])
+            run_start, run_end = span_start, span_end
+    if run_start is not None:
+        pieces.append(text[run_start:run_end])
+    return pieces
+
+
+_BLOCK_SEPARATOR = "\n\n"
+
+
+def _chunk_blocks(blocks: list[str], max_chars: int) -> list[str]:
+    """Blocks packed greedily into passages of at most ``max_chars`` characters."""
+    pieces: list[str] = []
+    for block in blocks:
+        pieces.extend(_split_long(block, max_chars))
+    chunks: list[str] = []
+    current: list[str] = []
+    length = 0
+    for piece in pieces:
+        added = len(piece) + (len(_BLOCK_SEPARATOR) if current else 0)
+        if current and length + added > max_chars:
+            chunks.append(_BLOCK_SEPARATOR.join(current))
+            current, length = [], 0
+            added = len(piece)
+        current.append(piece)
+        length += added
+    if current:
+        chunks.append(_BLOCK_SEPARATOR.join(current))
+    return chunks
+
+
+def _is_descendant(section: _Section, parent: _Section) -> bool:
+    return len(section.headings) > len(parent.headings) and section.headings[: len(parent.headings)] == parent.headings
+
+
+def _passages(sections: list[_Section], max_chars: int) -> list[ExtractedPassage]:
+    passages: list[ExtractedPassage] = []
+    for index, section in enumerate(sections):
+        blocks = [block for block in (b.strip() for b in section.blocks) if block]
+        if not blocks:
+            following = sections[index + 1] if index + 1 < len(sections) else None
+            if not section.headings or (following is not None and _is_descendant(following, section)):
+                continue  # the heading lives on in its sub-sections' heading paths
+            blocks = [section.headings[-1]]
+        heading_path = HEADING_SEPARATOR.join(section.headings)
+        for part, text in enumerate(_chunk_blocks(blocks, max_chars)):
+            passages.append(
+                ExtractedPassage(
+                    heading_path=heading_path,
+                    headings=section.headings,
+                    anchor=section.anchor,
+                    ordinal=len(passages),
+                    text=text,
+                    fingerprint=fingerprint(text),
+                    part=part,
+                    page=section.page,
+                )
+            )
+    return passages
+
+
+class _Outline:
+    """Builds sections from a stream of headings and blocks."""
+
+    def __init__(self) -> None:
+        self.anchors = _Anchors()
+        self.sections: list[_Section] = []
+        self._stack: list[tuple[int, str]] = []
+
+    def heading(self, level: int, text: str, anchor: str | None) -> None:
+        text = unicodedata.normalize("NFC", text)
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, text))
+        headings = tuple(title for _, title in self._stack)
+        self.sections.append(_Section(headings=headings, anchor=self.anchors.claim(anchor or _slug(text))))
+
+    def block(self, text: str) -> None:
+        if not self.sections:
+            self.sections.append(_Section(headings=(), anchor=self.anchors.claim(TOP_ANCHOR)))
+        self.sections[-1].blocks.append(unicodedata.normalize("NFC", text))
+
+
+# --------------------------------------------------------------------------- HTML
+
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_SECTION_TAGS = frozenset({"section", "article", "div", "main"})
+_FIRST_HEADING = ".//h1|.//h2|.//h3|.//h4|.//h5|.//h6"
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _match_key(text: str) -> str:
+    return _collapse(unicodedata.normalize("NFKC", text)).casefold()
+
+
+def _clean_anchor(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    return value[:200] or None
+
+
+def _source_anchor(heading: HtmlElement) -> str | None:
+    """The id a browser can jump to for this heading in the original page, if any."""
+    own = _clean_anchor(heading.get("id"))
+    if own:
+        return own
+    for inner in heading.iterdescendants():
+        inner_id = _clean_anchor(inner.get("id") or (inner.get("name") if inner.tag == "a" else None))
+        if inner_id:
+            return inner_id
+    before = heading.getprevious()
+    if before is not None and before.tag == "a" and not _collapse(before.text_content()):
+        before_id = _clean_anchor(before.get("id") or before.get("name"))
+        if before_id:
+            return before_id
+    parent = heading.getparent()
+    for _ in range(3):
+        if parent is None or parent.tag not in _SECTION_TAGS:
+            break
+        parent_id = _clean_anchor(parent.get("id"))
+        if parent_id:
+            first = parent.xpath(_FIRST_HEADING)
+            return parent_id if first and first[0] is heading else None
+        parent = parent.getparent()
+    return None
+
+
+def _source_anchors(tree: HtmlElement) -> dict[str, list[str | None]]:
+    """Anchors of the source page's headings, by heading text, in document order."""
+    anchors: dict[str, list[str | None]] = defaultdict(list)
+    for heading in tree.iter(*_HEADING_TAGS):
+        key = _match_key(heading.text_content())
+        if key:
+            anchors[key].append(_source_anchor(heading))
+    return anchors
+
+
+def _html_title(tree: HtmlElement) -> str | None:
+    for xpath in ('//meta[@property="og:title"]/@content', '//meta[@name="twitter:title"]/@content', "//title"):
+        for found in tree.xpath(xpath):
+            text = _collapse(found if isinstance(found, str) else found.text_content())
+            if text:
+                return text
+    for heading in tree.iter("h1"):
+        text = _collapse(heading.text_content())
+        if text:
+            return text
+    return None
+
+
+def _html_date(tree: HtmlElement, url: str | None) -> str | None:
+    from htmldate import find_date
+
+    try:
+        found = find_date(tree, url=url, extensive_search=False, original_date=False)
+    except Exception:  # htmldate is best effort; a page without a date is still a page
+        logger.debug("extract.date_failed", exc_info=True)
+        return None
+    return found if isinstance(found, str) and _DATE_RE.match(found) else None
+
+
+def _heading_level(element: _Element) -> int:
+    rend = element.get("rend") or ""
+    if len(rend) == 2 and rend[0] == "h" and rend[1] in "123456":
+        return int(rend[1])
+    return 2
+
+
+_CONTAINER_TAGS = frozenset({"div", "article", "section"})
+
+
+def _walk_body(body: _Element, outline: _Outline, source_anchors: dict[str, list[str | None]]) -> None:
+    from trafilatura.xml import xmltotxt
+
+    for element in body:
+        if element.tag == "head":
+            title = _collapse("".join(element.itertext()))
+            if title:
+                candidates = source_anchors.get(_match_key(title))
+                outline.heading(_heading_level(element), title, candidates.pop(0) if candidates else None)
+            if element.tail and element.tail.strip():
+                outline.block(element.tail)
+        elif element.tag in _CONTAINER_TAGS and element.find(".//head") is not None:
+            if element.text and element.text.strip():
+                outline.block(element.text)
+            _walk_body(element, outline, source_anchors)
+            if element.tail and element.tail.strip():
+                outline.block(element.tail)
+        else:
+            text = xmltotxt(element, False)
+            if text:
+                outline.block(text)
+
+
+def _extract_html(body: bytes | str, url: str | None, max_chars: int) -> ExtractionResult:
+    from trafilatura import bare_extraction
+    from trafilatura.utils import load_html
+
+    tree = load_html(body)
+    if tree is None:
+        return ExtractionResult(status=ExtractionStatus.EMPTY, kind=ContentKind.HTML)
+    source_anchors = _source_anchors(tree)
+    title = _html_title(tree)
+    # bare_extraction works on its own copy of the tree, so ours stays intact for the date.
+    document = bare_extraction(
+        tree,
+        url=url,
+        output_format="txt",
+        include_comments=False,
+        include_tables=True,
+        include_images=False,
+        include_links=False,
+        include_formatting=False,
+        deduplicate=False,
+    )
+    date = _html_date(tree, url)
+    if document is None or isinstance(document, dict) or document.body is None:
+        return ExtractionResult(status=ExtractionStatus.EMPTY, title=title, date=date, kind=ContentKind.HTML)
+    outline = _Outline()
+    _walk_body(document.body, outline, source_anchors)
+    passages = _passages(outline.sections, max_chars)
+    status = ExtractionStatus.OK if passages else ExtractionStatus.EMPTY
+    return ExtractionResult(status=status, passages=passages, title=title, date=date, kind=ContentKind.HTML)
+
+
+# --------------------------------------------------------------------------- text/plain
+
+_ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^(=+|-+)[ \t]*$")
+_NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?[ \t]+\S")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_LIST_MARK = re.compile(r"^([-*\u2022\u2013+>|]|\d+[.)])\s")
+
+
+def _decode_text(body: bytes | str, content_type: str) -> str:
+    if isinstance(body, str):
+        return body
+    match = re.search(r"charset=[\"']?([\w.:-]+)", content_type, re.IGNORECASE)
+    candidates = [match.group(1)] if match else []
+    candidates.append("utf-8-sig")
+    for encoding in candidates:
+        try:
+            return body.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(body).best()
+    return str(best) if best is not None else body.decode("latin-1")
+
+
+def _heading_like(paragraph: str, has_next: bool) -> int | None:
+    """Level of a paragraph that is a heading-like line, else None.
+
+    A short single line with no sentence punctuation at its end, followed by more text:
+    ``Delivery terms``, ``2.1 Express``, ``RETURNS``. Numbered headings take their depth
+    from the number (``2`` -> 2, ``2.1`` -> 3).
+    """
+    if not has_next or "\n" in paragraph or len(paragraph) > 80:
+        return None
+    if paragraph[-1] in ".,;:!?\u3002" or _LIST_MARK.match(paragraph) or not any(c.isalpha() for c in paragraph):
+        return None
+    numbered = _NUMBERED.match(paragraph)
+    if numbered:
+        return min(6, numbered.group(1).count(".") + 2)
+    return 2
+
+
+def _extract_text(body: bytes | str, content_type: str, max_chars: int) -> ExtractionResult:
+    text = _decode_text(body, content_type).replace("\r\n", "\n").replace("\r", "\n")
+    paragraphs = [p.strip() for p in _PARAGRAPH_BREAK.split(text)]
+    paragraphs = [p for p in paragraphs if p]
+    outline = _Outline()
+    title: str | None = None
+    for index, paragraph in enumerate(paragraphs):
+        lines = paragraph.split("\n")
+        heading: tuple[int, str] | None = None
+        rest = ""
+        atx = _ATX.match(lines[0])
+        if atx:
+            heading, rest = (len(atx.group(1)), atx.group(2).strip()), "\n".join(lines[1:])
+        elif len(lines) >= 2 and _SETEXT.match(lines[1]) and lines[0].strip():
+            level = 1 if lines[1].lstrip().startswith("=") else 2
+            heading, rest = (level, lines[0].strip()), "\n".join(lines[2:])
+        else:
+            level_like = _heading_like(paragraph, index + 1 < len(paragraphs))
+            if level_like is not None:
+                heading = (level_like, paragraph)
+        if heading is not None:
+            outline.heading(heading[0], heading[1], None)
+            if title is None:
+                title = heading[1]
+            if rest.strip():
+                outline.block(rest.strip())
+        else:
+            outline.block(paragraph)
+    passages = _passages(outline.sections, max_chars)
+    status = ExtractionStatus.OK if passages else ExtractionStatus.EMPTY
+    return ExtractionResult(status=status, passages=passages, title=title, kind=ContentKind.TEXT)
+
+
+# --------------------------------------------------------------------------- PDF
+
+
+def _pdf_date(metadata: Any) -> str | None:
+    for attribute in ("modification_date", "creation_date"):
+        try:
+            value = getattr(metadata, attribute)
+        except Exception:  # pypdf raises on malformed date strings; the other date may still do
+            logger.debug("extract.pdf_date_unreadable", extra={"field": attribute}, exc_info=True)
+            continue
+        if value is not None:
+            return str(value.date().isoformat())
+    return None
+
+
+def _extract_pdf(body: bytes | str, max_chars: int) -> ExtractionResult:
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    data = body.encode("latin-1", "replace") if isinstance(body, str) else body
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            reader.decrypt("")
+        outline = _Outline()
+        for number, page in enumerate(reader.pages, start=1):
+            page_text = (page.extract_text() or "").strip()
+            if page_text:
+                anchor = outline.anchors.claim(f"page={number}")
+                blocks = [unicodedata.normalize("NFC", page_text)]
+                outline.sections.append(_Section(headings=(), anchor=anchor, blocks=blocks, page=number))
+        metadata = reader.metadata
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
+        return ExtractionResult(status=ExtractionStatus.ERROR, error=f"unreadable PDF: {exc}", kind=ContentKind.PDF)
+    title: str | None = None
+    date: str | None = None
+    if metadata is not None:
+        title = _collapse(metadata.title or "") or None
+        date = _pdf_date(metadata)
+    passages = _passages(outline.sections, max_chars)
+    status = ExtractionStatus.OK if passages else ExtractionStatus.EMPTY
+    return ExtractionResult(status=status, passages=passages, title=title, date=date, kind=ContentKind.PDF)
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _extract(body: bytes | str, content_type: str, url: str | None, max_chars: int) -> ExtractionResult:
+    kind = content_kind(content_type, body)
+    if kind is None:
+        media_type = content_type.split(";", 1)[0].strip() or "unknown"
+        return ExtractionResult(
+            status=ExtractionStatus.UNSUPPORTED_CONTENT,
+            error=f"content type {media_type!r} is not HTML, text or PDF",
+        )
+    if kind is ContentKind.PDF:
+        return _extract_pdf(body, max_chars)
+    if kind is ContentKind.TEXT:
+        return _extract_text(body, content_type, max_chars)
+    return _extract_html(body, url, max_chars)
+
+
+def _child_main(connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int) -> None:
+    try:
+        result = _extract(body, content_type, url, max_chars)
+    except Exception as exc:  # reported to the parent as a result, not lost with the child
+        result = ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}")
+    connection.send(result)
+    connection.close()
+
+
+def _extract_with_deadline(
+    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float
+) -> ExtractionResult:
+    # fork: the child inherits the loaded modules and starts in milliseconds; spawn where fork is missing.
+    context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext
+    if "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+    else:
+        context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if receiver.poll(deadline_seconds):
+            try:
+                result: ExtractionResult = receiver.recv()
+            except EOFError:
+                child.join()
+                return ExtractionResult(
+                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode})"
+                )
+            child.join()
+            return result
+        child.kill()
+        child.join()
+        size_unit = "characters" if isinstance(body, str) else "bytes"
+        return ExtractionResult(
+            status=ExtractionStatus.EXTRACTION_TIMEOUT,
+            error=f"extraction did not finish within {deadline_seconds:g} s ({len(body)} {size_unit})",
+        )
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def extract_passages(
+    body: bytes | str,
+    *,
+    content_type: str,
+    url: str | None = None,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    deadline_seconds: float | None = None,
+) -> ExtractionResult:
+    """Passages of a fetched page (see the module docstring for their shape).
+
+    ``content_type`` is the response's Content-Type header (parameters such as ``charset``
+    allowed). ``url`` helps date detection only; nothing is fetched. With ``deadline_seconds``
+    the work runs in a child process and gives ``extraction_timeout`` when it takes longer.
+    Never raises for bad content: problems come back as a status with ``error`` set.
+    """
+    if max_chars < 1:
+        raise ValueError("max_chars must be at least 1")
+    if deadline_seconds is not None:
+        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds)
+    try:
+        return _extract(body, content_type, url, max_chars)
+    except Exception as exc:  # a page that breaks a parser is the page's problem: report it
+        logger.warning("extract.failed", extra={"url": url, "error": repr(exc)})
+        return ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}")
+
+
+def passages_text(passages: Iterable[ExtractedPassage]) -> Iterator[str]:
+    """Each passage as heading path plus text, the way the extraction benchmark scores it."""
+    for passage in passages:
+        yield f"{passage.heading_path} {passage.text}" if passage.heading_path else passage.text
