@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 
+from citecheck.errors import InvalidInput
 from citecheck_site.api import api_view, json_body
 from claims.citations import citations_check
-from citecheck.errors import InvalidInput
 
 
 @api_view(methods=("POST",), auth=False)

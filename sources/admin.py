@@ -9,7 +9,18 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from citecheck.errors import ServiceError
-from sources.models import DomainPolicy, EditorialTask, FetchResult, Passage, PassageVersion, SearchHit, Source, SourceVersion, TaskKind, VersionPassage
+from sources.models import (
+    DomainPolicy,
+    EditorialTask,
+    FetchResult,
+    Passage,
+    PassageVersion,
+    SearchHit,
+    Source,
+    SourceVersion,
+    TaskKind,
+    VersionPassage,
+)
 from sources.services import canonical_proposal_decide, source_refetch, version_activate, version_rollback
 
 

@@ -9,10 +9,10 @@ from django.contrib.auth.models import Group, User
 from django.db import transaction
 
 from citecheck.errors import ServiceError
+from citecheck.urlnorm import normalize_url
 from reviews.models import TestPair
 from sources.models import DomainPolicy, Passage, QualityTier, Source
 from sources.services import source_register
-from citecheck.urlnorm import normalize_url
 
 logger = logging.getLogger(__name__)
 

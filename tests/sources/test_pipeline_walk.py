@@ -6,7 +6,17 @@ import pytest
 
 from citecheck.errors import IllegalTransition, PermissionRefused
 from reviews.models import AuditLog
-from sources.models import ChangeKind, EvidenceStatus, FetchResult, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+from sources.models import (
+    ChangeKind,
+    EvidenceStatus,
+    FetchResult,
+    Passage,
+    PassageVersion,
+    Source,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+)
 from sources.selectors import export_passages
 from sources.services import source_refetch, source_register, version_activate
 
@@ -69,8 +79,9 @@ def test_content_change_yields_exactly_the_changed_passages(shop, editor, approv
 
 
 def test_jobs_are_idempotent(shop, editor, run_jobs):
-    from sources.services import fetch_request, version_extract
     from django.db import transaction
+
+    from sources.services import fetch_request, version_extract
 
     source = source_register(actor=editor, url=shop.url("/warranty"))
     run_jobs()

@@ -1,0 +1,310 @@
+"""Word lists of the built-in judge (English and Polish), kept apart from its logic.
+
+Every word here is *folded*: lower case, Polish letters without diacritics (``ł`` -> ``l``),
+because the judge compares folded text. Adding a language means adding its lists here and a
+stemmer in :mod:`citecheck.judges.builtin`.
+"""
+
+from __future__ import annotations
+
+EN = "en"
+PL = "pl"
+
+# --- numbers written as words -------------------------------------------------------------
+
+NUMBER_WORDS: dict[str, dict[str, float]] = {
+    EN: {
+        "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+        "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+        "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+        "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+        "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+        "dozen": 12, "once": 1, "twice": 2, "thrice": 3,
+    },
+    PL: {
+        "zero": 0,
+        "jeden": 1, "jedna": 1, "jedno": 1, "jednego": 1, "jednej": 1, "jednym": 1,
+        "dwa": 2, "dwie": 2, "dwoch": 2, "dwom": 2, "dwoma": 2,
+        "trzy": 3, "trzech": 3, "trzem": 3, "trzema": 3,
+        "cztery": 4, "czterech": 4, "czterem": 4,
+        "piec": 5, "pieciu": 5, "szesc": 6, "szesciu": 6, "siedem": 7, "siedmiu": 7,
+        "osiem": 8, "osmiu": 8, "dziewiec": 9, "dziewieciu": 9, "dziesiec": 10, "dziesieciu": 10,
+        "jedenascie": 11, "jedenastu": 11, "dwanascie": 12, "dwunastu": 12,
+        "trzynascie": 13, "trzynastu": 13, "czternascie": 14, "czternastu": 14,
+        "pietnascie": 15, "pietnastu": 15, "szesnascie": 16, "szesnastu": 16,
+        "siedemnascie": 17, "siedemnastu": 17, "osiemnascie": 18, "osiemnastu": 18,
+        "dziewietnascie": 19, "dziewietnastu": 19,
+        "dwadziescia": 20, "dwudziestu": 20, "trzydziesci": 30, "trzydziestu": 30,
+        "czterdziesci": 40, "czterdziestu": 40, "piecdziesiat": 50, "piecdziesieciu": 50,
+        "szescdziesiat": 60, "szescdziesieciu": 60, "siedemdziesiat": 70, "osiemdziesiat": 80,
+        "dziewiecdziesiat": 90, "sto": 100, "stu": 100, "dwiescie": 200, "trzysta": 300,
+        "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
+        "tysiecy": 1000,
+    },
+}
+
+MULTIPLIER_WORDS = {"hundred": 100, "thousand": 1000, "tysiac": 1000, "tysiace": 1000, "tysiecy": 1000,
+                    "tysiaca": 1000}
+# Words that count occurrences ("twice" = 2 times): the unit noun they imply.
+TIMES_WORDS = {"once": "times", "twice": "times", "thrice": "times"}
+
+# Polish compound adjectives: "dwuletnia" (two-year), "trzymiesieczny" (three-month).
+PL_COMPOUND_PREFIX: dict[str, float] = {
+    "jedno": 1, "dwu": 2, "trzy": 3, "cztero": 4, "piecio": 5, "szescio": 6, "siedmio": 7,
+    "osmio": 8, "dziewiecio": 9, "dziesiecio": 10, "dwunasto": 12, "czternasto": 14,
+    "pietnasto": 15, "dwudziesto": 20, "trzydziesto": 30,
+}
+PL_COMPOUND_UNIT: dict[str, str] = {"letn": "year", "roczn": "year", "miesieczn": "month",
+                                    "tygodniow": "week", "dniow": "day", "godzinn": "hour"}
+
+# --- units ---------------------------------------------------------------------------------
+# folded word -> (dimension, unit, factor to the dimension's base unit). Units of one dimension
+# with a factor convert into each other (14 days = 2 weeks, 2,000 g = 2 kg); pounds and
+# kilograms both convert to grams, so "20 lb" never equals "20 kg".
+
+_DURATION = {
+    "minute": ["min", "mins", "minute", "minutes", "minut", "minuty", "minuta", "minute"],
+    "hour": ["h", "hr", "hrs", "hour", "hours", "godzina", "godziny", "godzin", "godzine", "godz"],
+    "day": ["day", "days", "dzien", "dni", "dnia", "doba", "doby", "dobe", "dob", "dniach"],
+    "week": ["week", "weeks", "wk", "wks", "tydzien", "tygodnie", "tygodni", "tygodnia", "tygodniach"],
+    "month": ["month", "months", "mth", "mths", "miesiac", "miesiace", "miesiecy", "miesiaca", "mies"],
+    "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach"],
+}
+_DURATION_FACTOR = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
+_MASS = {("g", 1.0): ["g", "gram", "grams", "gramow", "gramy"],
+         ("kg", 1000.0): ["kg", "kilo", "kilos", "kilogram", "kilograms", "kilogramow", "kilogramy"],
+         ("lb", 453.59237): ["lb", "lbs", "pound", "pounds", "funt", "funty", "funtow"],
+         ("oz", 28.349523): ["oz", "ounce", "ounces", "uncja", "uncji"],
+         ("t", 1e6): ["tonne", "tonnes", "ton", "tona", "tony", "ton"]}
+_LENGTH = {("mm", 1.0): ["mm", "millimetre", "millimetres", "millimeter", "millimeters", "milimetrow"],
+           ("cm", 10.0): ["cm", "centimetre", "centimetres", "centimeter", "centimeters", "centymetrow", "centymetry"],
+           ("m", 1000.0): ["m", "metre", "metres", "meter", "meters", "metr", "metry", "metrow"],
+           ("km", 1e6): ["km", "kilometre", "kilometres", "kilometer", "kilometers", "kilometrow", "kilometry"],
+           ("in", 25.4): ["inch", "inches", "cal", "cali"],
+           ("ft", 304.8): ["ft", "foot", "feet", "stopa", "stopy", "stop"],
+           ("mi", 1609344.0): ["mile", "miles", "mila", "mile", "mil"]}
+_VOLUME = {("ml", 1.0): ["ml", "millilitre", "millilitres", "milliliter", "milliliters", "mililitrow"],
+           ("l", 1000.0): ["l", "litre", "litres", "liter", "liters", "litr", "litry", "litrow"]}
+
+UNITS: dict[str, tuple[str, str, float]] = {}
+for _unit, _words in _DURATION.items():
+    for _w in _words:
+        UNITS[_w] = ("duration", _unit, float(_DURATION_FACTOR[_unit]))
+for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
+    for (_unit, _factor), _words in _table.items():
+        for _w in _words:
+            UNITS.setdefault(_w, (_dim, _unit, _factor))
+
+# "working days", "dni robocze": a day unit that only equals the same count of days.
+WORKING_BEFORE = {"working", "business", "work", "roboczy", "robocze", "roboczych", "roboczego"}
+WORKING_AFTER = {"roboczy", "robocze", "roboczych", "roboczego", "roboczym"}
+CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe"}
+
+# Currency: symbol or word -> (ISO code, factor to the main unit).
+CURRENCY_BEFORE: dict[str, tuple[str, float]] = {
+    "€": ("EUR", 1.0), "$": ("USD", 1.0), "£": ("GBP", 1.0), "¥": ("JPY", 1.0),
+    "eur": ("EUR", 1.0), "usd": ("USD", 1.0), "gbp": ("GBP", 1.0), "pln": ("PLN", 1.0),
+    "jpy": ("JPY", 1.0), "chf": ("CHF", 1.0),
+}
+CURRENCY_AFTER: dict[str, tuple[str, float]] = {
+    "€": ("EUR", 1.0), "eur": ("EUR", 1.0), "euro": ("EUR", 1.0), "euros": ("EUR", 1.0),
+    "usd": ("USD", 1.0), "dollar": ("USD", 1.0), "dollars": ("USD", 1.0), "dolar": ("USD", 1.0),
+    "dolary": ("USD", 1.0), "dolarow": ("USD", 1.0), "gbp": ("GBP", 1.0), "sterling": ("GBP", 1.0),
+    "p": ("GBP", 0.01), "pence": ("GBP", 0.01), "zl": ("PLN", 1.0), "zloty": ("PLN", 1.0),
+    "zlotych": ("PLN", 1.0), "zlote": ("PLN", 1.0), "zlotego": ("PLN", 1.0), "pln": ("PLN", 1.0),
+    "gr": ("PLN", 0.01), "groszy": ("PLN", 0.01), "yen": ("JPY", 1.0), "jenow": ("JPY", 1.0),
+    "jpy": ("JPY", 1.0), "chf": ("CHF", 1.0), "ct": ("EUR", 0.01), "cents": ("USD", 0.01),
+    "euro-cent": ("EUR", 0.01),
+}
+PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty"}
+
+MONTHS: dict[str, int] = {}
+for _i, _names in enumerate(
+    [
+        ["january", "jan", "styczen", "stycznia", "styczniu"],
+        ["february", "feb", "luty", "lutego", "lutym"],
+        ["march", "mar", "marzec", "marca", "marcu"],
+        ["april", "apr", "kwiecien", "kwietnia", "kwietniu"],
+        ["may", "maj", "maja", "maju"],
+        ["june", "jun", "czerwiec", "czerwca", "czerwcu"],
+        ["july", "jul", "lipiec", "lipca", "lipcu"],
+        ["august", "aug", "sierpien", "sierpnia", "sierpniu"],
+        ["september", "sep", "sept", "wrzesien", "wrzesnia", "wrzesniu"],
+        ["october", "oct", "pazdziernik", "pazdziernika", "pazdzierniku"],
+        ["november", "nov", "listopad", "listopada", "listopadzie"],
+        ["december", "dec", "grudzien", "grudnia", "grudniu"],
+    ],
+    start=1,
+):
+    for _name in _names:
+        MONTHS[_name] = _i
+
+# --- bounds --------------------------------------------------------------------------------
+# Word sequences right before a quantity that make it an upper ("max") or lower ("min") bound.
+BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
+    EN: [
+        (("up", "to"), "max"), (("no", "more", "than"), "max"), (("not", "more", "than"), "max"),
+        (("at", "most"), "max"), (("maximum",), "max"), (("max",), "max"), (("within",), "max"),
+        (("under",), "max"), (("below",), "max"), (("less", "than"), "max"), (("fewer", "than"), "max"),
+        (("not", "exceed"), "max"), (("exceed",), "max"), (("until",), "max"), (("by",), "max"),
+        (("at", "least"), "min"), (("minimum",), "min"), (("min",), "min"), (("over",), "min"),
+        (("more", "than"), "min"), (("above",), "min"), (("from",), "min"), (("start", "at"), "min"),
+        (("starting", "at"), "min"), (("starts", "at"), "min"), (("heavier", "than"), "min"),
+        (("longer", "than"), "min"), (("older", "than"), "min"), (("after",), "min"),
+    ],
+    PL: [
+        (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
+        (("ponizej",), "max"), (("w", "ciagu"), "max"), (("mniej", "niz"), "max"),
+        (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
+        (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
+        (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
+        (("po",), "min"),
+    ],
+}
+RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i"}
+RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy"}
+LIST_JOINERS = {"or", "lub", "albo", "and", "i", "oraz", ","}
+
+# --- free of charge = a price of zero -------------------------------------------------------
+FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezplatnego", "bezplatnej",
+              "darmowa", "darmowy", "darmowe", "darmowej", "darmowego", "nieodplatnie",
+              "nieodplatny", "nieodplatna", "gratis", "complimentary"}
+FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
+                ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
+                ("for", "free"), ("free", "for")]
+
+# --- polarity --------------------------------------------------------------------------------
+NEGATORS: dict[str, set[str]] = {
+    EN: {"not", "no", "never", "cannot", "none", "neither", "nor", "non", "nothing", "nobody"},
+    PL: {"nie", "nigdy", "brak", "zaden", "zadna", "zadne", "zadnych", "ani"},
+}
+OBLIGATION: dict[str, set[str]] = {
+    EN: {"must", "required", "require", "requires", "mandatory", "compulsory", "obligatory", "shall",
+         "necessary", "need", "needs", "needed", "have", "has"},  # "have"/"has" only before "to"
+    PL: {"musi", "musisz", "musza", "musimy", "musicie", "nalezy", "trzeba", "wymagane", "wymagany",
+         "wymagana", "wymaga", "wymagaja", "wymagac", "obowiazkowe", "obowiazkowa", "obowiazkowy",
+         "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny"},
+}
+PERMISSION: dict[str, set[str]] = {
+    EN: {"may", "can", "could", "allowed", "allow", "allows", "permitted", "permit", "permits",
+         "able", "accepted", "welcome"},
+    PL: {"mozna", "moze", "mozesz", "moga", "mozemy", "wolno", "dozwolone", "dozwolony", "dozwolona",
+         "akceptowane", "akceptowany", "akceptowana", "akceptujemy", "mozliwe", "mozliwy", "mozliwa",
+         "dopuszczalne"},
+}
+PROHIBITION: dict[str, set[str]] = {
+    EN: {"forbidden", "prohibited", "banned", "disallowed", "mustn't"},
+    PL: {"zabronione", "zabroniony", "zabroniona", "zakazane", "zakazany", "niedozwolone", "niedozwolony",
+         "zakaz"},
+}
+OPTIONAL: dict[str, set[str]] = {
+    EN: {"optional", "voluntary"},
+    PL: {"opcjonalne", "opcjonalny", "opcjonalna", "dobrowolne", "dobrowolny", "fakultatywne"},
+}
+# Words whose meaning is the negative side of a pair ("excludes" = "does not include").
+NEGATIVE_CONCEPT: dict[str, set[str]] = {
+    EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
+         "non-refundable", "nonrefundable", "unable"},
+    PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
+         "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
+}
+
+# --- words that carry no identity of a quantity ------------------------------------------------
+STOPWORDS: dict[str, set[str]] = {
+    EN: set(
+        """a an the this that these those it its it's is are was were be been being am do does did
+        doing of in on at to for with by from as into onto about per each every any all most some
+        and or but if then than so such our your their my his her we you they he she i us them me
+        there here which who whom whose what when where how also only just very usually normally
+        generally typically currently please will would should get gets got getting make makes
+        made via same other another more less up out off just yet still even ever again
+        one's s t within under over after before until between during since via etc""".split()
+    ),
+    PL: set(
+        """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
+        byl byla bylo beda bedzie to ten ta te tego tej tych tym ktory ktora ktore ktorych jak
+        jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
+        ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
+        kazda kazde wszystkie wszystkich ok okolo r wynosi""".split()
+    ),
+}
+# "only" narrows a claim; it must be found in the passage for the claim to be backed.
+# (It is deliberately not a stopword.)
+
+# --- contrast groups ---------------------------------------------------------------------------
+# Words that name alternatives of one kind: a claim about the child ticket is not about the
+# adult ticket. Raw words; the judge stems them with the language's stemmer.
+CONTRAST_GROUPS: list[set[str]] = [
+    {"adult", "adults", "child", "children", "kid", "kids", "senior", "seniors", "student", "students",
+     "infant", "infants", "youth", "teen", "teenager", "baby", "concession", "reduced",
+     "dorosly", "dorosli", "doroslych", "dziecko", "dzieci", "dziecka", "seniorzy", "seniorow",
+     "studenci", "studentow", "ulgowy", "ulgowe", "ulgowego", "normalny", "normalne",
+     "normalnego", "emeryt", "emeryci", "niemowle", "mlodziez"},
+    {"first", "second", "third", "last", "final", "initial", "pierwszy", "pierwsza", "pierwszej",
+     "pierwszym", "drugi", "druga", "drugiej", "drugim", "trzeci", "trzecia", "ostatni", "ostatnia",
+     "ostatniej"},
+    {"standard", "express", "economy", "priority", "premium", "standardowa", "standardowy",
+     "ekspresowa", "ekspresowy", "priorytetowa", "priorytetowy", "ekonomiczna", "ekonomiczny",
+     "large", "small", "medium", "duza", "duzy", "mala", "maly", "srednia"},
+    {"weekday", "weekdays", "weekend", "weekends", "saturday", "saturdays", "sunday", "sundays",
+     "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
+     "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto"},
+    {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
+     "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy"},
+    {"arrive", "arrives", "arrival", "depart", "departs", "departure", "leave", "leaves",
+     "przyjazd", "przyjezdza", "odjazd", "odjezdza", "wyjazd", "przylot", "wylot"},
+    {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie"},
+    {"buyer", "customer", "customers", "seller", "retailer", "shop", "store", "merchant",
+     "kupujacy", "kupujacego", "klient", "klienta", "sprzedawca", "sprzedawcy", "sklep"},
+    {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
+     "tygodniowy", "dzienny", "dzienna"},
+]
+# Groups whose members exclude each other even in a statement with no number:
+# "the buyer pays return postage" contradicts "the shop pays return postage".
+EXCLUSIVE_ROLE_GROUPS = (7,)
+
+# Words treated as one meaning (folded raw words -> canonical raw word, stemmed afterwards).
+SYNONYMS: dict[str, dict[str, str]] = {
+    EN: {
+        "shipping": "delivery", "shipped": "delivery", "ship": "delivery", "ships": "delivery",
+        "dispatch": "delivery", "dispatched": "delivery", "delivered": "delivery", "deliver": "delivery",
+        "price": "cost", "prices": "cost", "fee": "cost", "fees": "cost", "charge": "cost",
+        "charged": "cost", "charges": "cost", "pay": "cost", "pays": "cost", "paid": "cost",
+        "costs": "cost", "kid": "child", "kids": "child", "children": "child", "luggage": "baggage",
+        "bags": "baggage", "bag": "baggage", "suitcase": "baggage", "package": "parcel",
+        "packages": "parcel", "refunded": "refund", "refunds": "refund", "returned": "return",
+        "lent": "loan", "lend": "loan", "borrow": "loan", "borrowed": "loan", "loaned": "loan",
+        "purchase": "buy", "bought": "buy", "admitted": "enter", "admission": "enter",
+        "entry": "enter", "enters": "enter", "apply": "application", "applications": "application",
+        "document": "document", "pets": "animal", "pet": "animal", "animals": "animal",
+        "takes": "take", "took": "take", "lasts": "take", "last_duration": "take",
+        "processed": "process", "handled": "process", "allows": "allow",
+    },
+    PL: {
+        "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
+        "kosztowac": "koszt", "oplata": "koszt", "oplaty": "koszt", "oplate": "koszt", "platnosc": "koszt",
+        "zaplacic": "koszt", "placisz": "koszt", "placi": "koszt", "wynosi": "wynosi",
+        "wysylka": "dostawa", "wysylamy": "dostawa", "wysylki": "dostawa", "wysylke": "dostawa",
+        "dostarczamy": "dostawa", "dostawy": "dostawa", "dostawe": "dostawa",
+        "zwracamy": "zwrot", "zwrocic": "zwrot", "zwracac": "zwrot", "zwrotu": "zwrot",
+        "przesylka": "paczka", "przesylki": "paczka", "przesylke": "paczka", "paczke": "paczka",
+        "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
+        "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
+        "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+    },
+}
+
+# Words a quantity's dimension already says: "costs" adds nothing to "€5", "takes" nothing
+# to "3 days". Raw words; stemmed by the judge.
+IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
+    "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
+              "cena", "wynosi", "amount", "kwota"},
+    "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
+                 "czas"},
+    "percent": {"wynosi", "rate"},
+    "count": {"wynosi"},
+    "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
+}
+
+# Menu / footer words: a passage made only of these lines is navigation, not evidence.
+NAVIGATION_MARKS = {"|", "»", "›", "·", ">", "•"}
