@@ -439,7 +439,7 @@ def answer_state(claims: Sequence[tuple[ClaimResult, Sequence[EvidenceRecord]]],
 
 _QUERY_STOP = {
     "en": set("a an the is are was were be been of in on at to for with by from and or but it this that these "
-              "those you your we our they their can may must will would should do does not no".split()),
+              "those you your we our they their can may must will would should do does not no per".split()),
     "pl": set("a i w we na z ze do od o u po przy za przez dla jest są to ten ta te się nie lub oraz czy "
               "jak który która które można".split()),
 }

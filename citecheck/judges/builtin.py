@@ -1176,9 +1176,9 @@ _AUTHOR_RE = re.compile(
 )
 _NAME_RE = re.compile(r"^(?:(?:Dr|Prof|Mgr|Inż|dr|prof|mgr|hab)\.?\s+)*[A-ZŁŚŻŹĆŃÓ][\w'’\-]+(?:\s+[A-ZŁŚŻŹĆŃÓ][\w'’\-]+){1,3}$")
 _AFFILIATION_RE = re.compile(
-    r"((?:[A-ZŁŚŻŹĆŃÓ][\w'’\-]*\s+){0,4}(?:University|Institute|College|Hospital|Ministry|Department|Agency|"
+    r"((?:[A-ZŁŚŻŹĆŃÓ][\w'’\-]*[ \t]+){0,4}(?:University|Institute|College|Hospital|Ministry|Department|Agency|"
     r"Office|Council|Uniwersytet|Instytut|Politechnika|Szpital|Ministerstwo|Urząd|Akademia)"
-    r"(?:\s+(?:of|for|the|and|w|we|im\.)?\s*[A-ZŁŚŻŹĆŃÓ][\w'’\-]*){0,5})"
+    r"(?:[ \t]+(?:(?:of|for|the|and|w|we|im\.)[ \t]+)?[A-ZŁŚŻŹĆŃÓ][\w'’\-]*){0,5})"
 )
 _PUBLICATION_RE = re.compile(
     r"(?:published in|publisher|journal|source|opublikowano w|wydawca|źródło|czasopismo)\s*[:\-–]?\s*(?P<pub>[^\n.]{2,80})",
@@ -1198,7 +1198,7 @@ def extract_authorship(page_text: str) -> dict[str, Any]:
     for match in _AUTHOR_RE.finditer(head):
         for name in re.split(r",|\band\b|\bi\b|&|;", match.group("names")):
             name = name.strip(" .\t")
-            if _NAME_RE.match(name) and name not in authors:
+            if _NAME_RE.match(name) and not _AFFILIATION_RE.search(name) and name not in authors:
                 authors.append(name)
         if authors:
             break

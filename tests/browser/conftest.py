@@ -8,7 +8,9 @@ import pytest
 CHROMIUM = shutil.which("chromium")
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in this thread while it is
+# open, which would break later tests that call asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if CHROMIUM is None:
         pytest.skip("browser tests need Debian's chromium (apt-get install chromium; `make test` does it as root)")
