@@ -14,6 +14,7 @@ Pure module: standard library only, no Django.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -73,6 +74,9 @@ class UrlCheck(NamedTuple):
     @property
     def ok(self) -> bool:
         return self.verdict == "ok"
+
+
+_OK = UrlCheck("ok", "")
 
 
 def parse_networks(value: str | Iterable[str | IPNetwork] | None) -> tuple[IPNetwork, ...]:
@@ -240,9 +244,14 @@ def classify_url(url: str, policy: NetPolicy | None = None) -> UrlCheck:
         return UrlCheck("invalid_url", "not a URL: no host")
     if parts.username is not None or parts.password is not None:
         return UrlCheck("blocked", "credentials in URLs are not allowed")
-    effective_port = port if port is not None else DEFAULT_PORTS[scheme]
     if port == 0:
         return UrlCheck("invalid_url", "not a URL: port 0")
+    return _host_verdict(host, port if port is not None else DEFAULT_PORTS[scheme], policy)
+
+
+@functools.lru_cache(maxsize=4096)
+def _host_verdict(host: str, port: int, policy: NetPolicy) -> UrlCheck:
+    """The host part of `classify_url`, cached: a batch names the same hosts again and again."""
     literal = _check_host(host)
     if isinstance(literal, UrlCheck):
         return literal
@@ -250,12 +259,12 @@ def classify_url(url: str, policy: NetPolicy | None = None) -> UrlCheck:
         # RFC 6761: these names always mean the machine itself; judge them as 127.0.0.1.
         literal = ipaddress.IPv4Address("127.0.0.1")
     if literal is not None:
-        reason = address_block_reason(literal, effective_port, policy)
-        return UrlCheck("blocked", reason) if reason else UrlCheck("ok", "")
-    if effective_port not in policy.allowed_ports and not policy.allow_networks:
+        reason = address_block_reason(literal, port, policy)
+        return UrlCheck("blocked", reason) if reason else _OK
+    if port not in policy.allowed_ports and not policy.allow_networks:
         # With opened networks the port may still be fine: decided at connection time.
-        return UrlCheck("blocked", f"port {effective_port} is not allowed")
-    return UrlCheck("ok", "")
+        return UrlCheck("blocked", f"port {port} is not allowed")
+    return _OK
 
 
 def url_host(url: str) -> str:

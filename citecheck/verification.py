@@ -144,9 +144,9 @@ _EXTRACTOR: Any = None
 
 
 def registrable_domain(host_or_url: str) -> str:
-    """The registrable domain (eTLD+1) of a host or URL, lower case, using the bundled Public
-    Suffix List snapshot (no network). ``www.gov.uk`` -> ``www.gov.uk`` is avoided: ``gov.uk``
-    is a public suffix, so ``www.gov.uk`` stays whole, while ``a.example.com`` -> ``example.com``.
+    """The registrable domain (eTLD+1) of a host or URL, lower case, from the Public Suffix List
+    snapshot bundled with tldextract (no network): ``a.shop.example.co.uk`` -> ``example.co.uk``.
+    IP addresses and hosts without a known suffix are returned as they are.
     """
     global _EXTRACTOR
     text = host_or_url.strip().lower()

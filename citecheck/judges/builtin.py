@@ -704,27 +704,26 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
     return Polarity(modal=modal, parity=parity, signal=signal)
 
 
+_POLARITY_WORDS = {
+    lang: frozenset().union(lx.NEGATORS[lang], lx.OBLIGATION[lang], lx.PERMISSION[lang], lx.PROHIBITION[lang],
+                            lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
+    for lang in (lx.EN, lx.PL)
+}
+
+
 def _is_polarity_word(word: str, lang: str) -> bool:
-    return (
-        word in lx.NEGATORS[lang]
-        or word.endswith("n't")
-        or word in lx.OBLIGATION[lang]
-        or word in lx.PERMISSION[lang]
-        or word in lx.PROHIBITION[lang]
-        or word in lx.OPTIONAL[lang]
-        or word in lx.NEGATIVE_CONCEPT[lang]
-        or word in lx.FREE_WORDS
-    )
+    return word in _POLARITY_WORDS[lang] or word.endswith("n't")
 
 
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
     stop = lx.STOPWORDS[lang]
+    polar = _POLARITY_WORDS[lang]
     out = []
     for index, tok in enumerate(toks, start=offset):
         if tok.kind != W or index in used:
             continue
         word = tok.text
-        if word in stop or _is_polarity_word(word, lang) or len(word) == 1:
+        if word in stop or word in polar or len(word) == 1 or word.endswith("n't"):
             continue
         if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
             continue
@@ -794,6 +793,9 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         cut_at = 0
         part_breaks: set[int] = set()
         conj = _SEGMENT_CONJ[lang]
+        word_counts = [0]  # word_counts[k] = words and numbers before token k
+        for tok in toks:
+            word_counts.append(word_counts[-1] + (tok.kind in (W, NUM)))
         for k, tok in enumerate(toks):
             if k in used:
                 continue
@@ -803,8 +805,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                     bounds.append((cut_at, k))
                 cut_at = k + 1
                 if tok.text == ";" or (tok.kind == W and tok.text in _PART_CONJ[lang]):
-                    left = sum(1 for t in toks[: k] if t.kind in (W, NUM))
-                    right = sum(1 for t in toks[k + 1 :] if t.kind in (W, NUM))
+                    left = word_counts[k]
+                    right = word_counts[-1] - word_counts[k + 1]
                     if tok.text == ";" or (left >= 3 and right >= 3):
                         part_breaks.add(len(bounds))
         if cut_at < len(toks):

@@ -8,6 +8,7 @@ it before answering) and a port that nobody listens on.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import socket
 import struct
 import threading
@@ -209,6 +210,13 @@ def build_app(stats: Stats) -> web.Application:
         except (ConnectionError, RuntimeError):
             pass
         return response
+
+    bomb = gzip.compress(b"\0" * (20 * 1024 * 1024))
+
+    @routes.get("/gzip-bomb")
+    async def gzip_bomb(request: web.Request) -> web.Response:
+        # 20 KB on the wire, 20 MB once decompressed; the Content-Length is the small number.
+        return web.Response(body=bomb, headers={"Content-Encoding": "gzip", "Content-Type": "text/html"})
 
     @routes.get("/count/{group}")
     async def count(request: web.Request) -> web.Response:

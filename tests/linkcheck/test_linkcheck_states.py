@@ -258,6 +258,12 @@ def test_declared_length_over_the_cap_is_too_large_at_once(server: LocalServer, 
     assert result.content_type == "application/pdf"
 
 
+def test_compressed_body_is_capped_by_its_decompressed_size(server: LocalServer, config: LinkCheckConfig) -> None:
+    result = check_url(server.url("/gzip-bomb"), config)
+    assert result.state is LinkState.TOO_LARGE
+    assert result.bytes > 10 * 1024 * 1024
+
+
 def test_small_cap_is_respected(server: LocalServer, config: LinkCheckConfig) -> None:
     assert check_url(server.url("/ok"), dataclasses.replace(config, max_bytes=5)).state is LinkState.TOO_LARGE
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 from argparse import ArgumentParser
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn
@@ -96,6 +97,7 @@ class Command(BaseCommand):
             return judge.judge(*item).to_dict()
 
         workers = 1 if judge.name == "builtin" else max(1, int(getattr(settings, "CITECHECK_JUDGE_CONCURRENCY", 4)))
+        results: Iterator[dict[str, Any]]
         if workers == 1:
             results = map(run, items)
         else:
