@@ -155,10 +155,10 @@ def control(control_port: int, path: str) -> dict[str, object]:
 # --- the URL list ------------------------------------------------------------------------------------
 
 
-def make_urls(port: int, n: int = N_URLS, seed: int = 4) -> tuple[list[str], int]:
+def make_urls(port: int, n: int = N_URLS, seed: int = 4, mix: list[tuple[str, float]] = MIX) -> tuple[list[str], int]:
     """The URL list and how many requests it takes (redirects take two)."""
     rng = random.Random(seed)
-    kinds = [kind for kind, share in MIX for _ in range(round(share * n))]
+    kinds = [kind for kind, share in mix for _ in range(round(share * n))]
     kinds = (kinds + ["page"] * n)[:n]
     rng.shuffle(kinds)
     urls = [f"http://{rng.choice(HOSTS)}:{port}/{kind}/{i}" for i, kind in enumerate(kinds)]
@@ -262,7 +262,9 @@ def median_run(runs: list[Run]) -> Run:
     )
 
 
-def report(results: dict[str, Run], startup: dict[str, float], expected_requests: int, runs: int) -> tuple[str, dict[str, float]]:
+def report(
+    results: dict[str, Run], startup: dict[str, float], expected_requests: int, runs: int, plain: dict[str, Run] | None = None
+) -> tuple[str, dict[str, float]]:
     lychee = results.get("lychee")
     lines = [
         f"2,000 URLs over 20 loopback hosts, server latency 50 ms (slow ones 200 ms); 64 at once, 8 per host; "
@@ -306,7 +308,19 @@ def report(results: dict[str, Run], startup: dict[str, float], expected_requests
         lines.append(f"| CPU per URL vs lychee (start-up excluded) | <= {GOAL_CPU_VS_LYCHEE:g}x | {cpu / lychee_cpu:.2f}x | {verdict(cpu <= GOAL_CPU_VS_LYCHEE * lychee_cpu)} |")
     else:
         lines.append("| rate and CPU vs lychee | | lychee not installed (`pip install -r requirements-bench.txt`) | |")
-    lines.append(f"| share of the 64 / 0.05 s = 1,280 URLs/s bound | >= {GOAL_SHARE_OF_BOUND:.0%} | {rate / BOUND:.0%} | {verdict(rate >= GOAL_SHARE_OF_BOUND * BOUND)} |")
+    lines.append(
+        f"| share of the 64 / 0.05 s = 1,280 URLs/s bound, realistic mix | >= {GOAL_SHARE_OF_BOUND:.0%} | {rate / BOUND:.0%} "
+        f"(lychee {N_URLS / lychee.span / BOUND:.0%}; the mix caps any tool at {mix_bound() / BOUND:.0%}) | "
+        f"{verdict(rate >= GOAL_SHARE_OF_BOUND * BOUND)} |" if lychee else
+        f"| share of the 64 / 0.05 s = 1,280 URLs/s bound, realistic mix | >= {GOAL_SHARE_OF_BOUND:.0%} | {rate / BOUND:.0%} | {verdict(rate >= GOAL_SHARE_OF_BOUND * BOUND)} |"
+    )
+    if plain and cite_name in plain:
+        plain_rate = N_URLS / plain[cite_name].span
+        plain_lychee = f"; lychee {N_URLS / plain['lychee'].span / BOUND:.0%}" if "lychee" in plain else ""
+        lines.append(
+            f"| share of the 1,280 URLs/s bound, 2,000 plain 200 pages (the bound's own case) | >= {GOAL_SHARE_OF_BOUND:.0%} | "
+            f"{plain_rate / BOUND:.0%} ({plain_rate:,.0f} URLs/s{plain_lychee}) | {verdict(plain_rate >= GOAL_SHARE_OF_BOUND * BOUND)} |"
+        )
     lines.append(f"| peak memory | < {GOAL_PEAK_MB:.0f} MB | {cite.peak_mb:.0f} MB | {verdict(cite.peak_mb < GOAL_PEAK_MB)} |")
     lines += [
         "",
@@ -318,7 +332,7 @@ def report(results: dict[str, Run], startup: dict[str, float], expected_requests
         "median of 3) is subtracted for the per-URL column and shown in brackets. "
         "Citecheck runs `manage.py check_url --batch` with CITECHECK_FETCH_ALLOW_NETWORKS=127.0.0.0/8; "
         "lychee runs `lychee --max-concurrency 64 --host-concurrency 8 --host-request-interval 0ms --cache=false --max-retries 0`; "
-        "LinkChecker runs `linkchecker --stdin --threads 64 --recursion-level 0 --no-robots` (it has no per-host limit, "
+        "LinkChecker runs `linkchecker --stdin --threads 64 --recursion-level 0 --no-robots` with `maxrequestspersecond=100000` in its config file (the server's `LinkChecker` header only lifts its 0.1 s minimum per-host wait; it has no per-host limit, "
         "so its per-host column can exceed 8).",
     ]
     return "\n".join(lines), figures
@@ -378,7 +392,21 @@ def main() -> None:
                     runs[name].append(run)
                     print(f"run {round_number + 1} {name}: {N_URLS / run.span:,.0f} URLs/s checking, {N_URLS / run.wall:,.0f} whole, "
                           f"cpu {run.cpu:.2f} s, rss {run.peak_mb:.0f} MB, {run.requests} requests, exit {run.returncode}", file=sys.stderr)
-        results = {name: median_run(r) for name, r in runs.items()}
+            results = {name: median_run(r) for name, r in runs.items()}
+            # Second scenario, the bound's own case: every URL a plain 200 after 50 ms
+            # (Citecheck and lychee only; LinkChecker is far from it anyway).
+            plain_urls, _ = make_urls(port, mix=[("page", 1.0)])
+            plain_file = Path(tmp) / "plain" / "urls.txt"
+            plain_file.parent.mkdir()
+            plain_file.write_text("\n".join(plain_urls) + "\n")
+            plain_tools = {k: v for k, v in tools(plain_file).items() if k in chosen and k != "LinkChecker"}
+            plain_runs: dict[str, list[Run]] = {name: [] for name in plain_tools}
+            for round_number in range(args.runs):
+                for name, (argv, env, stdin_path) in plain_tools.items():
+                    run = run_tool(argv, control_port, env, stdin_path)
+                    plain_runs[name].append(run)
+                    print(f"plain run {round_number + 1} {name}: {N_URLS / run.span:,.0f} URLs/s checking", file=sys.stderr)
+            plain = {name: median_run(r) for name, r in plain_runs.items()}
     finally:
         server.terminate()
         server.join(5)
@@ -386,7 +414,7 @@ def main() -> None:
         for name, run in results.items():
             print(name, run)
         return
-    table, _ = report(results, startup, expected_requests, args.runs)
+    table, _ = report(results, startup, expected_requests, args.runs, plain)
     print(table)
     if not args.no_write and not args.only:
         write_section(table, "python bench/bench_linkcheck.py" + (f" --runs {args.runs}" if args.runs != 3 else ""))

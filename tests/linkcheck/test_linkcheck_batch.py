@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import time
 
+import pytest
+
 from citecheck.linkcheck import LinkCheckConfig, LinkChecker, LinkCheckResult, LinkState, check_urls, iter_check_urls
 from tests.linkcheck.conftest import LocalServer
 
@@ -114,3 +116,15 @@ def test_one_hosts_long_run_does_not_starve_the_others(server: LocalServer, conf
         raise AssertionError("missing result")
 
     assert asyncio.run(first_other()) < 1.0
+
+
+def test_a_failing_callback_stops_the_batch_and_is_raised(server: LocalServer, config: LinkCheckConfig) -> None:
+    urls = [server.url("/ok")] + [server.url(f"/slow?s=3&i={i}") for i in range(4)]
+
+    def refuse(result: LinkCheckResult) -> None:
+        raise RuntimeError(f"database is down ({result.state})")
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="database is down"):
+        check_urls(urls, config, on_result=refuse)
+    assert time.monotonic() - started < 2  # the slow checks were cancelled, not awaited
