@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
+from citecheck.urlnorm import registrable_domain
+
 __all__ = [
     "DEFAULT_FRESHNESS_DAYS",
     "DEFAULT_WORDING",
@@ -139,32 +141,6 @@ class AnswerStateResult:
 
 
 # --- domains ------------------------------------------------------------------------------------
-
-_EXTRACTOR: Any = None
-
-
-def registrable_domain(host_or_url: str) -> str:
-    """The registrable domain (eTLD+1) of a host or URL, lower case, from the Public Suffix List
-    snapshot bundled with tldextract (no network): ``a.shop.example.co.uk`` -> ``example.co.uk``.
-    IP addresses and hosts without a known suffix are returned as they are.
-    """
-    global _EXTRACTOR
-    text = host_or_url.strip().lower()
-    if "//" in text:
-        text = text.split("//", 1)[1]
-    text = text.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rsplit("@", 1)[-1]
-    if text.startswith("[") or re.fullmatch(r"[\d.]+", text.split(":")[0] or "x"):
-        return text.split("]")[0].lstrip("[") if text.startswith("[") else text.split(":")[0]
-    host = text.split(":")[0].rstrip(".")
-    if _EXTRACTOR is None:
-        import tldextract
-
-        _EXTRACTOR = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-    parts = _EXTRACTOR(host)
-    if parts.domain and parts.suffix:
-        return f"{parts.domain}.{parts.suffix}"
-    return host
-
 
 # --- quality ------------------------------------------------------------------------------------
 
