@@ -4,10 +4,13 @@ from django.urls import path
 from claims import api as claims_api
 from claims import views as claims_views
 from sources import api as sources_api
+from sources import views as sources_views
 
 urlpatterns = [
     path("", claims_views.home, name="home"),
     path("check/", claims_views.check_answer_page, name="check-answer"),
+    path("health/", sources_views.link_health, name="link-health"),
+    path("health/proposals/<int:task_id>", sources_views.proposal_decide, name="proposal-decide"),
     path("api/v1/check-citations", claims_api.check_citations, name="api-check-citations"),
     path("api/v1/answers", claims_api.answers_create, name="api-answers"),
     path("api/v1/answers/<int:answer_id>", claims_api.answer_detail, name="api-answer"),

@@ -77,3 +77,36 @@ def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
     section = passage_version.section_heading
     text = f"{title} — {section}" if section and section != title else title
     return {"href": href, "text": text, "rel": LINK_REL}
+
+
+def link_health_summary(*, days: int = 14) -> dict[str, object]:
+    """Counts per link state now, per day over `days` days (from the fetch history), and per
+    evidence status — two aggregate queries, whatever the number of sources."""
+    from datetime import timedelta
+
+    from django.db.models import Count
+    from django.db.models.functions import TruncDate
+    from django.utils import timezone
+
+    from sources.models import FetchResult, LinkState, Source
+
+    since = timezone.now() - timedelta(days=days - 1)
+    start = since.date()
+    per_day: dict[object, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
+    rows = (
+        FetchResult.objects.filter(fetched_at__date__gte=start)
+        .annotate(day=TruncDate("fetched_at"))
+        .values("day", "link_state")
+        .annotate(n=Count("id"))
+    )
+    for row in rows:
+        per_day.setdefault(row["day"], {})[row["link_state"]] = row["n"]
+    now_counts = dict(Source.objects.exclude(link_state="").values_list("link_state").annotate(n=Count("id")).values_list("link_state", "n"))
+    evidence = dict(Source.objects.values_list("evidence_status").annotate(n=Count("id")).values_list("evidence_status", "n"))
+    states = [s for s in LinkState.values if s in now_counts or any(s in d for d in per_day.values())]
+    return {
+        "states": states,
+        "now": [(s, LinkState(s).label, now_counts.get(s, 0)) for s in LinkState.values if now_counts.get(s)],
+        "evidence": [(s, EvidenceStatus(s).label, n) for s, n in sorted(evidence.items())],
+        "days": [(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],
+    }

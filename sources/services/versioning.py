@@ -150,7 +150,7 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
                 text=extracted.text,
                 fingerprint=extracted.fingerprint,
                 section_heading=(heading.rsplit(" > ", 1)[-1])[:500],
-                location=dict(getattr(extracted, "location", None) or {}),
+                location={"page": extracted.page} if getattr(extracted, "page", None) else {},
                 first_version=version,
                 change_kind=kind if kind != ChangeKind.UNCHANGED else ChangeKind.ADDED,
                 first_seen_at=now,
