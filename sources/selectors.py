@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from reviews.models import SiteSwitch
@@ -79,7 +82,15 @@ def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
     return {"href": href, "text": text, "rel": LINK_REL}
 
 
-def link_health_summary(*, days: int = 14) -> dict[str, object]:
+@dataclass(frozen=True)
+class LinkHealth:
+    states: list[str]
+    now: list[tuple[str, str, int]]
+    evidence: list[tuple[str, str, int]]
+    days: list[tuple[date, list[int], int]]
+
+
+def link_health_summary(*, days: int = 14) -> LinkHealth:
     """Counts per link state now, per day over `days` days (from the fetch history), and per
     evidence status — two aggregate queries, whatever the number of sources."""
     from datetime import timedelta
@@ -92,7 +103,7 @@ def link_health_summary(*, days: int = 14) -> dict[str, object]:
 
     since = timezone.now() - timedelta(days=days - 1)
     start = since.date()
-    per_day: dict[object, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
+    per_day: dict[date, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
     rows = (
         FetchResult.objects.filter(fetched_at__date__gte=start)
         .annotate(day=TruncDate("fetched_at"))
@@ -104,9 +115,9 @@ def link_health_summary(*, days: int = 14) -> dict[str, object]:
     now_counts = dict(Source.objects.exclude(link_state="").values_list("link_state").annotate(n=Count("id")).values_list("link_state", "n"))
     evidence = dict(Source.objects.values_list("evidence_status").annotate(n=Count("id")).values_list("evidence_status", "n"))
     states = [s for s in LinkState.values if s in now_counts or any(s in d for d in per_day.values())]
-    return {
-        "states": states,
-        "now": [(s, LinkState(s).label, now_counts.get(s, 0)) for s in LinkState.values if now_counts.get(s)],
-        "evidence": [(s, EvidenceStatus(s).label, n) for s, n in sorted(evidence.items())],
-        "days": [(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],
-    }
+    return LinkHealth(
+        states=states,
+        now=[(s, str(LinkState(s).label), now_counts.get(s, 0)) for s in LinkState.values if now_counts.get(s)],
+        evidence=[(s, str(EvidenceStatus(s).label), n) for s, n in sorted(evidence.items())],
+        days=[(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],
+    )

@@ -25,11 +25,10 @@ STATE_COLOURS = {
 @permission_required("sources.view_source")
 def link_health(request: HttpRequest) -> HttpResponse:
     summary = link_health_summary(days=14)
-    states: list[str] = summary["states"]  # type: ignore[assignment]
-    days = summary["days"]
-    tallest = max([total for _, _, total in days] + [1])  # type: ignore[misc]
+    states = summary.states
+    tallest = max([total for _, _, total in summary.days] + [1])
     bars = []
-    for index, (day, counts, total) in enumerate(days):  # type: ignore[misc]
+    for index, (day, counts, total) in enumerate(summary.days):
         y = 120.0
         segments = []
         for state, count in zip(states, counts, strict=True):
