@@ -112,7 +112,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Web, worker and scheduler share one SQLite file when trying Citecheck locally:
     # wait for locks instead of failing, and use WAL so readers do not block the writer.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 30, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 

@@ -26,7 +26,7 @@ from sources.models import (
     TaskKind,
     VersionPassage,
 )
-from sources.services import canonical_proposal_decide, source_refetch, version_activate, version_rollback
+from sources.services import canonical_proposal_decide, source_refetch, version_activate, version_retest, version_rollback
 
 
 def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
@@ -185,7 +185,7 @@ class SourceVersionAdmin(admin.ModelAdmin):
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
-    actions = ["activate", "rollback"]
+    actions = ["activate", "rollback", "retest"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -197,6 +197,10 @@ class SourceVersionAdmin(admin.ModelAdmin):
     @admin.action(description="Approve / activate the selected versions")
     def activate(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
         _run(request, version_activate, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "approved in the admin"})
+
+    @admin.action(description="Run the test pairs again")
+    def retest(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
+        _run(request, version_retest, queryset, kwargs=lambda v: {"version_id": v.pk})
 
     @admin.action(description="Roll back to the selected (earlier) versions")
     def rollback(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:

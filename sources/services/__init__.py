@@ -1,6 +1,6 @@
 """Everything that changes sources: one module per stage, re-exported here."""
 
-from sources.services.activation import testresult_waive, version_activate, version_rollback, version_test
+from sources.services.activation import testresult_waive, version_activate, version_retest, version_rollback, version_test
 from sources.services.fetch import (
     canonical_proposal_decide,
     fetch_record,
@@ -27,6 +27,7 @@ __all__ = [
     "testresult_waive",
     "version_activate",
     "version_extract",
+    "version_retest",
     "version_rollback",
     "version_test",
 ]

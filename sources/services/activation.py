@@ -16,7 +16,7 @@ from sources.services.stages import source_transition
 logger = logging.getLogger(__name__)
 
 
-def version_test(*, version_id: int) -> TestRun | None:
+def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
     """Run the source's golden pairs against a version and record a TestRun.
 
     A pair passes when its expected passage is in the version, its quote (if any) is in that
@@ -29,7 +29,7 @@ def version_test(*, version_id: int) -> TestRun | None:
         logger.info("tests.gone", extra={"version_id": version_id})
         return None
     finished = version.test_runs.exclude(status=TestRunStatus.RUNNING).first()
-    if finished is not None:
+    if finished is not None and not again:
         return finished  # idempotent: a version is tested once; re-run explicitly with version_retest
     members = {
         m.passage_version.passage_id: m.passage_version
@@ -62,7 +62,7 @@ def version_test(*, version_id: int) -> TestRun | None:
         results.append(result)
     with transaction.atomic():
         version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
-        if version.test_runs.exclude(status=TestRunStatus.RUNNING).exists():
+        if not again and version.test_runs.exclude(status=TestRunStatus.RUNNING).exists():
             return version.test_runs.first()
         failed = sum(1 for r in results if not r.passed)
         run = TestRun.objects.create(
@@ -83,6 +83,19 @@ def version_test(*, version_id: int) -> TestRun | None:
         if source.stage == Stage.VERSIONED:
             source_transition(source=source, to=Stage.TESTED, actor=None, reason=f"{run.passed_count} passed, {failed} failed")
     return run
+
+
+def version_retest(*, actor: Actor, version_id: int) -> None:
+    """Run the source's golden pairs against a version again (e.g. after pairs were added)."""
+    from dispatch.services import work_request
+
+    version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
+    if version is None:
+        raise NotFound(f"no source version {version_id}")
+    permission_require(actor=actor, perm="sources.change_source", action="version_retest", obj=version)
+    with transaction.atomic():
+        audit_record(actor=actor, action="version_retest", obj=version)
+        work_request(job="reviews.run_tests", kwargs={"version_id": version.pk, "again": True}, queue="judge", dedupe_key=f"tests:{version.pk}")
 
 
 def _best_passage(pair: TestPair, candidates: list[PassageVersion]) -> PassageVersion | None:

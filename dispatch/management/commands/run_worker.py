@@ -49,13 +49,13 @@ class Command(BaseCommand):
             threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()
         names = tuple(n.strip() for n in options["queues"].split(",") if n.strip())
         while True:
+            worker = make_worker(names=names, fork=not options["no_fork"])
             try:
-                make_worker(names=names, fork=not options["no_fork"]).work(
-                    burst=options["burst"], with_scheduler=False, logging_level="INFO"
-                )
+                worker.work(burst=options["burst"], with_scheduler=False, logging_level="INFO")
                 break
             except RedisError as exc:
-                if options["burst"]:
+                # Redis went away: wait for it, unless we were asked to stop meanwhile.
+                if options["burst"] or getattr(worker, "_stop_requested", False):
                     raise
                 logger.warning("worker.redis_unavailable", extra={"error": str(exc)})
                 time.sleep(2)

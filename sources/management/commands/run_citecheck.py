@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
+from citecheck_site.embedded_redis import die_with_parent
 from sources.demo.loader import DEMO_HOST
 from sources.demo.site import serve
 
@@ -41,16 +42,17 @@ class Command(BaseCommand):
             env["CITECHECK_FETCH_ALLOW_NETWORKS"] = ",".join(allowed)
             self.stdout.write(f"demo shop at http://{DEMO_HOST}:{port}/")
         manage = [sys.executable, "manage.py"]
-        children.append(subprocess.Popen([*manage, "run_worker", "--no-fork"], env=env))
+        children.append(subprocess.Popen([*manage, "run_worker", "--no-fork"], env=env, preexec_fn=die_with_parent))
         children.append(
             subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "--bind", f"127.0.0.1:{options['port']}",
                  "--workers", "2", "--threads", "4", "--access-logfile", "-", "--log-level", "warning"],
                 env=env,
+                preexec_fn=die_with_parent,
             )
         )
         if not options["no_demo"]:
-            threading.Thread(target=lambda: subprocess.call([*manage, "load_demo", "--wait", "60"], env=env), daemon=True).start()
+            threading.Thread(target=lambda: subprocess.call([*manage, "load_demo", "--wait", "60"], env=env, preexec_fn=die_with_parent), daemon=True).start()
         self.stdout.write(self.style.SUCCESS(f"Citecheck at http://127.0.0.1:{options['port']}/admin/ (Ctrl-C stops)"))
         stop = threading.Event()
         signal.signal(signal.SIGINT, lambda *_: stop.set())
