@@ -76,8 +76,29 @@ def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
     if source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
         logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
         return None
-    [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
+    if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
+        result = LinkCheckResult(url=source.canonical_url, state=LinkState.BLOCKED, error="disallowed for Citecheck by the site's robots.txt")
+    else:
+        [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
     return fetch_record(source_id=source_id, result=result, attempt=attempt)
+
+
+def robots_allows(url: str) -> bool:
+    """Whether the site's robots.txt lets Citecheck's user agent fetch `url` (only consulted
+    when the domain's policy asks for it). A missing or unreadable robots.txt allows."""
+    from urllib.parse import urlsplit, urlunsplit
+    from urllib.robotparser import RobotFileParser
+
+    from citecheck.linkcheck import USER_AGENT
+
+    parts = urlsplit(url)
+    robots_url = urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", ""))
+    [result] = check_urls([robots_url], keep_body=True)
+    if result.state != LinkState.OK or result.body is None:
+        return True
+    parser = RobotFileParser()
+    parser.parse(result.body.decode("utf-8", "replace").splitlines())
+    return parser.can_fetch(USER_AGENT, url)
 
 
 def _page_title(body: bytes) -> str:

@@ -185,3 +185,36 @@ def test_link_health_page_counts_states_and_decides_proposals(site, client, edit
 
 def test_link_health_page_needs_a_login(client, db):
     assert client.get("/health/").status_code == 302
+
+
+def test_robots_txt_is_consulted_only_when_the_domain_policy_asks(site, editor, run_jobs):
+    from sources.models import DomainPolicy
+
+    site.routes["/private/terms"] = (200, {}, PAGE)
+    site.routes["/robots.txt"] = (200, {"Content-Type": "text/plain"}, b"User-agent: *\nDisallow: /private/\n")
+    source = source_register(actor=editor, url=site.base + "/private/terms")
+    run_jobs()
+    assert FetchResult.objects.get(source=source).link_state == "ok"
+    assert "/robots.txt" not in site.hits, "robots.txt is not consulted by default"
+
+    DomainPolicy.objects.create(domain=source.domain, respect_robots=True)
+    source_refetch(actor=editor, source_id=source.pk)
+    run_jobs()
+    fetch = FetchResult.objects.filter(source=source).first()
+    assert (fetch.link_state, fetch.error) == ("blocked", "disallowed for Citecheck by the site's robots.txt")
+    assert site.hits.count("/private/terms") == 1, "the disallowed page was not fetched again"
+
+
+def test_a_due_source_is_never_queued_twice(site, editor, run_jobs):
+    from sources.services import source_schedule_due_checks
+
+    site.routes["/terms"] = (200, {}, PAGE)
+    source = source_register(actor=editor, url=site.base + "/terms")
+    run_jobs()
+    Source.objects.filter(pk=source.pk).update(next_check_at=timezone.now() - timedelta(minutes=1))
+    source_schedule_due_checks()
+    source_schedule_due_checks()
+    assert WorkRequest.objects.filter(job="sources.fetch_source", status__in=["pending", "queued"]).count() == 1
+    run_jobs()
+    source.refresh_from_db()
+    assert source.next_check_at > timezone.now() + timedelta(days=6), "normal risk: re-checked weekly"
