@@ -22,6 +22,7 @@ from django.utils import timezone
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings
+from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
 from reviews.services import Actor, audit_record, permission_require, user_or_none
@@ -77,7 +78,7 @@ def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
         logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
         return None
     if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
-        result = LinkCheckResult(url=source.canonical_url, state=LinkState.BLOCKED, error="disallowed for Citecheck by the site's robots.txt")
+        result = LinkCheckResult(url=source.canonical_url, state=CheckState.BLOCKED, error="disallowed for Citecheck by the site's robots.txt")
     else:
         [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
     return fetch_record(source_id=source_id, result=result, attempt=attempt)
