@@ -7,12 +7,17 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
+from sources.forms import SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -26,7 +31,15 @@ from sources.models import (
     TaskKind,
     VersionPassage,
 )
-from sources.services import canonical_proposal_decide, source_refetch, version_activate, version_retest, version_rollback
+from sources.services import (
+    canonical_proposal_decide,
+    source_refetch,
+    source_register,
+    sources_import,
+    version_activate,
+    version_retest,
+    version_rollback,
+)
 
 
 def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
@@ -78,8 +91,42 @@ class SourceAdmin(admin.ModelAdmin):
     inlines = [VersionInline, FetchInline]
     actions = ["refetch"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # registration goes through the "Register a source" page (normalisation, duplicates)
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """Registration goes through the service (normalisation, duplicates, first fetch)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = SourceRegisterForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                source = source_register(actor=request.user, **form.cleaned_data)
+            except ServiceError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
+                return redirect("admin:sources_source_change", source.pk)
+        return self._form_page(request, form, "Register a source")
+
+    def get_urls(self) -> list[Any]:
+        return [path("import/", self.admin_site.admin_view(self.import_view), name="sources_source_import"), *super().get_urls()]
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = SourceImportForm(request.POST or None, request.FILES or None)
+        report = None
+        if request.method == "POST" and form.is_valid():
+            try:
+                text = form.cleaned_data["file"].read().decode("utf-8")
+                report = sources_import(actor=request.user, text=text, include_sponsored=form.cleaned_data["include_sponsored"]).as_dict()
+            except UnicodeDecodeError:
+                form.add_error("file", "The file is not UTF-8 text.")
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+        return self._form_page(request, form, "Import sources", report=report, multipart=True)
+
+    def _form_page(self, request: HttpRequest, form: Any, title: str, **extra: Any) -> HttpResponse:
+        context = {**self.admin_site.each_context(request), "title": title, "form": form, "opts": self.model._meta, **extra}
+        return TemplateResponse(request, "admin/sources/source/form_page.html", context)
 
     @admin.action(description="Fetch now")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
