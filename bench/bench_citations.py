@@ -14,7 +14,6 @@ Writes its section into bench/README.md unless --no-write. Synthetic data, fixed
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import gc
 import json
 import random
@@ -28,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
 
 from citecheck.citations import QuoteResult, Source, check_answer  # noqa: E402
 
@@ -237,17 +238,7 @@ def run(repeats: int) -> tuple[str, dict[str, float]]:
 
 
 def write_section(body: str, command: str) -> None:
-    start, end = f"<!-- bench:{SECTION}:start -->", f"<!-- bench:{SECTION}:end -->"
-    today = dt.date.today().isoformat()
-    section = f"{start}\n## citations\n\nMeasured {today} with `{command}`.\n\n{body}\n{end}"
-    existing = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
-    if start in existing and end in existing:
-        before, _, rest = existing.partition(start)
-        _, _, after = rest.partition(end)
-        updated = before + section + after
-    else:
-        updated = existing.rstrip("\n") + "\n\n" + section + "\n"
-    README.write_text(updated, encoding="utf-8")
+    readme.write_section(SECTION, body, command)
 
 
 def main() -> None:

@@ -20,7 +20,6 @@ Usage: .venv/bin/python bench/bench_judge.py [--repeats N] [--calls N] [--no-wri
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import re
@@ -36,6 +35,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
 
 from citecheck.judges import STATUSES, Verdict  # noqa: E402
 from citecheck.judges import builtin as builtin_module  # noqa: E402
@@ -355,17 +356,7 @@ def run(repeats: int, calls: int) -> str:
 
 
 def write_section(body: str, command: str) -> None:
-    start, end = f"<!-- bench:{SECTION}:start -->", f"<!-- bench:{SECTION}:end -->"
-    today = dt.date.today().isoformat()
-    section = f"{start}\n## judge\n\nMeasured {today} with `{command}`.\n\n{body}\n{end}"
-    existing = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
-    if start in existing and end in existing:
-        before, _, rest = existing.partition(start)
-        _, _, after = rest.partition(end)
-        updated = before + section + after
-    else:
-        updated = existing.rstrip("\n") + "\n\n" + section + "\n"
-    README.write_text(updated, encoding="utf-8")
+    readme.write_section(SECTION, body, command)
 
 
 def main() -> None:

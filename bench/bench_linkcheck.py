@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime as dt
 import json
 import multiprocessing
 import os
@@ -37,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
+
 README = ROOT / "bench" / "README.md"
 SECTION = "linkcheck"
 BIN = Path(sys.executable).parent
@@ -339,17 +340,7 @@ def report(
 
 
 def write_section(body: str, command: str) -> None:
-    start, end = f"<!-- bench:{SECTION}:start -->", f"<!-- bench:{SECTION}:end -->"
-    today = dt.date.today().isoformat()
-    section = f"{start}\n## linkcheck\n\nMeasured {today} with `{command}`.\n\n{body}\n{end}"
-    existing = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
-    if start in existing and end in existing:
-        before, _, rest = existing.partition(start)
-        _, _, after = rest.partition(end)
-        updated = before + section + after
-    else:
-        updated = existing.rstrip("\n") + "\n\n" + section + "\n"
-    README.write_text(updated, encoding="utf-8")
+    readme.write_section(SECTION, body, command)
 
 
 def main() -> None:
