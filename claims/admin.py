@@ -15,15 +15,22 @@ from claims.models import Answer, Citation, Claim, Judgement
 from claims.services import answer_verify_request
 
 
+def _quality(entry: dict[str, Any]) -> str:
+    quality = entry.get("quality") or {}
+    parts = ", ".join(f"{name} {value:.2f}" for name, value in (quality.get("parts") or {}).items())
+    return f"quality {quality.get('score', 0):.2f} ({parts})" if quality else "quality unknown"
+
+
 def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
+    """Evidence entries; a link only where the registry produced one (safe_link), else plain text."""
     if not items:
         return format_html("<p>{}</p>", "none")
-    rows = format_html_join(
-        "",
-        '<li><a href="{}" rel="noopener noreferrer nofollow">{}</a> ({}, quality {}): <q>{}</q></li>',
-        ((e.get("url") or "#", e.get("title") or e.get("domain") or "source", e.get("domain", ""), e.get("quality", {}).get("score", "?") if isinstance(e.get("quality"), dict) else e.get("quality", "?"), e.get("span") or "") for e in items),
-    )
-    return format_html("<ul>{}</ul>", rows)
+    rows = []
+    for e in items:
+        name = e.get("title") or e.get("domain") or "source"
+        label = format_html('<a href="{}" rel="noopener noreferrer nofollow">{}</a>', e["url"], name) if e.get("url") else format_html("{}", name)
+        rows.append(format_html("<li>{} ({}, {}): <q>{}</q></li>", label, e.get("domain", ""), _quality(e), e.get("span") or ""))
+    return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
 
 
 class ClaimInline(admin.TabularInline):

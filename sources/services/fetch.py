@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
-from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings
+from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
@@ -58,14 +58,10 @@ def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: An
     return replace(config, host_gaps=gaps) if gaps else config
 
 
-async def _check_all(urls: list[str], config: Any) -> list[LinkCheckResult]:
-    async with LinkChecker(config) as checker:
-        return [result async for result in checker.iter_results(urls)]
-
-
 def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[str] = ()) -> list[LinkCheckResult]:
-    """Check URLs concurrently in one event loop (results in completion order)."""
-    return asyncio.run(_check_all(urls, link_config(keep_body=keep_body, domains=domains)))
+    """Check URLs concurrently in one event loop (results in completion order). The loop runs
+    in a thread of its own, so this works whether or not the caller already runs one."""
+    return list(iter_check_urls(urls, link_config(keep_body=keep_body, domains=domains)))
 
 
 def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
