@@ -1,10 +1,11 @@
 """Everything that changes sources: one module per stage, re-exported here."""
 
 from sources.services.activation import testresult_waive, version_activate, version_retest, version_rollback, version_test
+from sources.services.batch import fetch_records_bulk
+from sources.services.batch import links_check_bulk as links_check
 from sources.services.fetch import (
     canonical_proposal_decide,
     fetch_record,
-    links_check,
     source_fetch,
     source_refetch,
     source_schedule_due_checks,
@@ -16,6 +17,7 @@ from sources.services.versioning import version_extract
 __all__ = [
     "canonical_proposal_decide",
     "fetch_record",
+    "fetch_records_bulk",
     "fetch_request",
     "links_check",
     "source_fetch",

@@ -8,7 +8,6 @@ backoff; a permanent redirect opens a canonical-URL proposal for an editor.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable
 from dataclasses import replace
@@ -21,7 +20,7 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
-from citecheck.linkcheck import LinkChecker, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
+from citecheck.linkcheck import LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
@@ -311,75 +310,3 @@ def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000
             fetch_request(source=source)
             count += 1
     return count
-
-
-# --- batch link checks (link health without downloading for versions) -------------------------
-
-
-def links_check(*, source_ids: list[int], progress: Any = None, chunk: int = 200) -> dict[str, int]:
-    """Check many sources' links in one event loop, writing results in bulk.
-
-    Transient failures are recorded (no retry here: the scheduler re-checks them soon).
-    Returns counts per state.
-    """
-    sources = {s.pk: s for s in Source.objects.filter(pk__in=source_ids)}
-    by_url: dict[str, list[int]] = {}
-    for s in sources.values():
-        by_url.setdefault(s.canonical_url, []).append(s.pk)
-    counts: dict[str, int] = {}
-    pending: list[tuple[int, LinkCheckResult]] = []
-    done = 0
-
-    def flush() -> None:
-        nonlocal pending
-        _links_record(pending)
-        pending = []
-
-    async def run() -> None:
-        nonlocal done
-        config = link_config(keep_body=False, domains={s.domain for s in sources.values()})
-        async with LinkChecker(config) as checker:
-            async for result in checker.iter_results(list(by_url)):
-                for pk in by_url.get(result.url, []):
-                    pending.append((pk, result))
-                    counts[str(result.state)] = counts.get(str(result.state), 0) + 1
-                done += 1
-                if len(pending) >= chunk:
-                    await asyncio.to_thread(flush)
-                if progress is not None:
-                    progress(done, len(by_url))
-
-    asyncio.run(run())
-    if pending:
-        flush()
-    return counts
-
-
-def _links_record(batch: list[tuple[int, LinkCheckResult]]) -> None:
-    """One transaction per chunk: bulk-insert the FetchResults, bulk-update healthy sources,
-    and run the full reactions only for sources whose state calls for one."""
-    from django.db import close_old_connections
-
-    close_old_connections()
-    now = timezone.now()
-    with transaction.atomic():
-        rows = [
-            FetchResult(
-                source_id=pk, requested_url=r.url, redirects=[h.to_json() for h in r.redirects],
-                final_url=r.final_url or "", status_code=r.status_code, link_state=str(r.state),
-                content_type=r.content_type or "", bytes=r.bytes, elapsed_ms=r.elapsed_ms,
-                error="" if r.state in REACHABLE_LINK_STATES else (r.error or ""), fetched_at=now,
-                etag=r.etag or "", last_modified=r.last_modified or "",
-            )
-            for pk, r in batch
-        ]
-        FetchResult.objects.bulk_create(rows)
-        plain_ok = [pk for pk, r in batch if r.state == LinkState.OK]
-        healthy = Source.objects.filter(pk__in=plain_ok, evidence_status=EvidenceStatus.VERIFIED, consecutive_failures=0)
-        healthy_ids = set(healthy.values_list("pk", flat=True))
-        Source.objects.filter(pk__in=healthy_ids).update(link_state=LinkState.OK, last_checked_at=now, last_ok_at=now)
-        for (pk, _r), row in zip(batch, rows, strict=True):
-            if pk in healthy_ids:
-                continue
-            source = Source.objects.select_for_update().get(pk=pk)
-            _react(source=source, fetch=row, now=now)

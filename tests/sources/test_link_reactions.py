@@ -218,3 +218,21 @@ def test_a_due_source_is_never_queued_twice(site, editor, run_jobs):
     run_jobs()
     source.refresh_from_db()
     assert source.next_check_at > timezone.now() + timedelta(days=6), "normal risk: re-checked weekly"
+
+
+def test_check_links_command_checks_many_and_writes_their_states(site, editor):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    site.routes["/ok"] = (200, {}, PAGE)
+    site.routes["/moved"] = (301, {"Location": "/ok"}, b"")
+    ids = [source_register(actor=editor, url=site.base + p, fetch=False).pk for p in ("/ok", "/moved", "/gone-page")]
+    out = StringIO()
+    call_command("check_links", "--source", *map(str, ids), stdout=out)
+    assert out.getvalue().strip() == "not_found: 1, ok: 1, redirect_permanent: 1"
+    states = dict(Source.objects.values_list("canonical_url", "link_state"))
+    assert states[site.base + "/gone-page"] == "not_found"
+    assert Source.objects.get(canonical_url=site.base + "/gone-page").evidence_status == EvidenceStatus.SUSPENDED
+    assert FetchResult.objects.count() == 3
+    assert all(s.next_check_at for s in Source.objects.all())
