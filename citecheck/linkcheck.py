@@ -446,6 +446,18 @@ def _cookie_signature(jar: aiohttp.CookieJar | None, url: URL) -> str:
     return "; ".join(sorted(f"{name}={morsel.value}" for name, morsel in jar.filter_cookies(url).items()))
 
 
+def gap_for(host: str, gaps: Mapping[str, float], default: float) -> float:
+    """The minimum gap between requests to `host`: set for the host itself or, as a domain
+    policy sets it, for its registrable domain (www.example.co.uk -> example.co.uk)."""
+    if host in gaps:
+        return gaps[host]
+    if gaps:
+        from citecheck.urlnorm import registrable_domain
+
+        return gaps.get(registrable_domain(host), default)
+    return default
+
+
 class LinkChecker:
     """A pool of connections and limits for checking links. Use inside one event loop:
 
@@ -473,6 +485,11 @@ class LinkChecker:
 
     async def __aenter__(self) -> LinkChecker:
         config = self.config
+        if config.host_gaps:
+            # Load the public-suffix list now, not in the middle of spacing requests.
+            from citecheck.urlnorm import registrable_domain
+
+            registrable_domain("example.com")
         connector = aiohttp.TCPConnector(
             limit=config.concurrency,
             limit_per_host=0,  # our own per-host gates are keyed by host name, across ports
@@ -503,7 +520,7 @@ class LinkChecker:
     def _gate(self, host: str) -> _HostGate:
         gate = self._hosts.get(host)
         if gate is None:
-            gap = self.config.host_gaps.get(host, self.config.host_min_gap)
+            gap = gap_for(host, self.config.host_gaps, self.config.host_min_gap)
             gate = _HostGate(self.config.host_concurrency, gap)
             self._hosts[host] = gate
         return gate

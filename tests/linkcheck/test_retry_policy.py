@@ -52,3 +52,14 @@ def test_parse_retry_after_seconds_and_http_dates() -> None:
     assert parse_retry_after("-5", now) is None
     assert parse_retry_after("", now) is None
     assert parse_retry_after(None, now) is None
+
+
+def test_a_domain_policy_gap_applies_to_every_host_of_that_domain():
+    from citecheck.linkcheck import gap_for
+
+    gaps = {"example.co.uk": 2.0, "api.other.com": 0.5}
+    assert gap_for("www.example.co.uk", gaps, 0.0) == 2.0
+    assert gap_for("news.example.co.uk", gaps, 0.0) == 2.0
+    assert gap_for("api.other.com", gaps, 0.0) == 0.5
+    assert gap_for("www.other.com", gaps, 0.1) == 0.1
+    assert gap_for("127.0.0.1", {}, 0.0) == 0.0
