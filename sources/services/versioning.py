@@ -98,7 +98,9 @@ def version_extract(*, version_id: int) -> SourceVersion | None:
         version.save(update_fields=["extraction_status", "extraction", "compared_to", "diff_summary"])
         if result.title and not source.title:
             source.title = result.title[:500]
-            source.save(update_fields=["title"])
+        if result.date:
+            source.displayed_date = str(result.date)[:64]  # the page's own date: recency in quality scores
+        source.save(update_fields=["title", "displayed_date"])
         source_transition(source=source, to=Stage.EXTRACTED, actor=None, reason=f"{len(result.passages)} passages")
         source_transition(source=source, to=Stage.VERSIONED, actor=None, reason=_describe(summary))
         if base is not None and base.is_active and (summary["changed"] or summary["added"] or summary["removed"]):

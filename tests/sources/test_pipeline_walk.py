@@ -37,6 +37,7 @@ def test_register_fetch_extract_version_test_activate(shop, editor, approver, ru
     texts = " ".join(PassageVersion.objects.filter(passage__source=source).values_list("text", flat=True))
     assert "1 to 2 working days and costs £9.95" in texts
     assert "cookies" not in texts and "newsletter" not in texts  # banner and footer are not evidence
+    assert source.displayed_date == "2026-11-02", "the page's own date is recorded"
     assert export_passages().count() == 0, "nothing is exported before activation"
 
     version_activate(actor=approver, version_id=version.pk, reason="checked")
