@@ -11,8 +11,8 @@ In the same run, with the same limits (64 at once, 8 per host; CITECHECK_FETCH_A
 
 - the checker alone: `citecheck.linkcheck.check_urls` over the sources' URLs with the checker
   configuration `links_check` uses, results discarded;
-- `links_check(source_ids=...)` (sources/services/fetch.py), writing every result;
-- `links_check_bulk(source_ids=...)` (sources/services/batch.py), writing every result.
+- `links_check(source_ids=...)` (`sources.services`, the batched path of sources/services/batch.py
+  that `manage.py check_links` runs), writing every result.
 
 Each writing run must add one FetchResult per source. Before every run the sources are put back
 in their starting state and the open tasks removed (untimed, with VACUUM ANALYZE, as
@@ -95,22 +95,15 @@ def checker_alone(ids: list[int]) -> Counter[str]:
     return counts
 
 
-def links_check_current(ids: list[int]) -> Counter[str]:
-    from sources.services.fetch import links_check
+def links_check_batched(ids: list[int]) -> Counter[str]:
+    from sources.services import links_check
 
     return Counter(links_check(source_ids=ids))
 
 
-def links_check_batched(ids: list[int]) -> Counter[str]:
-    from sources.services.batch import links_check_bulk
-
-    return Counter(links_check_bulk(source_ids=ids))
-
-
 PATHS: dict[str, tuple[str, Callable[[list[int]], Counter[str]], bool]] = {
     "checker": ("checker alone (`check_urls`, results discarded)", checker_alone, False),
-    "links_check": ("`links_check` (sources/services/fetch.py) writing to PostgreSQL", links_check_current, True),
-    "links_check_bulk": ("`links_check_bulk` (sources/services/batch.py) writing to PostgreSQL", links_check_batched, True),
+    "links_check": ("`links_check` (what `check_links` runs) writing to PostgreSQL", links_check_batched, True),
 }
 
 
@@ -138,12 +131,10 @@ def report(times: dict[str, list[float]], runs: int, counts: Counter[str], serve
     lines += [
         "",
         f"Server, last run: {server.get('requests')} requests, at most {server.get('max_in_flight')} in flight "
-        f"({server.get('max_per_host')} per host). `links_check_bulk` runs the checker's event loop in a background thread "
+        f"({server.get('max_per_host')} per host). `links_check` runs the checker's event loop in a background thread "
         "(`iter_check_urls`) and records each chunk (up to 1,000 results, or what arrived within 0.25 s) with "
         "`fetch_records_bulk`: one transaction, the FetchResults sent with COPY, one conditional UPDATE for the sources whose "
-        "plain `ok` changes nothing but their check times, the full reactions (`_react`) for the others. "
-        "`links_check` writes from a worker thread while the event loop waits for it, one `_react` per source that is not "
-        "already verified and ok.",
+        "plain `ok` changes nothing but their check times, the full reactions (`_react`) for the others.",
     ]
     return "\n".join(lines)
 

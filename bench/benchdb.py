@@ -6,7 +6,6 @@ Not a benchmark itself (`bench/run_all.py` runs only `bench_*.py`).
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import secrets
 import sys
@@ -15,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "bench" / "README.md"
 # Server of the throw-away databases (trust auth); override with CITECHECK_BENCH_PG.
 PG_SERVER = os.environ.get("CITECHECK_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
 
@@ -72,16 +70,5 @@ def django_on(database_url: str, **environ: str) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def write_section(section: str, body: str, command: str) -> None:
-    """Replace (or append) the `<!-- bench:<section>:... -->` block of bench/README.md, keeping the rest."""
-    start, end = f"<!-- bench:{section}:start -->", f"<!-- bench:{section}:end -->"
-    today = dt.date.today().isoformat()
-    block = f"{start}\n## {section}\n\nMeasured {today} with `{command}`.\n\n{body.strip()}\n{end}"
-    existing = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
-    if start in existing and end in existing:
-        before, _, rest = existing.partition(start)
-        _, _, after = rest.partition(end)
-        updated = before + block + after
-    else:
-        updated = existing.rstrip("\n") + "\n\n" + block + "\n"
-    README.write_text(updated, encoding="utf-8")
+# The README writer shared by every benchmark (bench/readme.py).
+from readme import write_section  # noqa: E402,F401
