@@ -218,9 +218,8 @@ def answer_verify(*, answer_id: int) -> Answer | None:
     if answer is None:
         logger.info("verify.gone", extra={"answer_id": answer_id})
         return None
-    sent = PassageVersion.objects.in_bulk([i for i in answer.sources_sent if isinstance(i, int)])
-    for pv in PassageVersion.objects.filter(pk__in=list(sent)).select_related("passage__source"):
-        sent[pv.pk] = pv
+    ids = [i for i in answer.sources_sent if isinstance(i, int)]
+    sent = {pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=ids).select_related("passage__source")}
     usability = {pk: passage_usability(pv) for pk, pv in sent.items()}
     tiers = dict(DomainPolicy.objects.filter(domain__in={pv.passage.source.domain for pv in sent.values()}).values_list("domain", "quality_tier"))
     judge = configured_judge()
