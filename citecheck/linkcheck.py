@@ -741,42 +741,27 @@ class LinkChecker:
     async def iter_results(self, urls: Iterable[str]) -> AsyncIterator[LinkCheckResult]:
         """Check every URL; yield results as they complete (in no particular order).
 
-        At most a bounded window of checks exists at once, so a list of 100,000 URLs does not
-        become 100,000 tasks; hosts are interleaved so one host's long run cannot starve others.
+        The same scheduling as `run_batch` (a bounded window of checks, hosts interleaved so
+        one host's long run cannot starve the others), with a queue between it and the consumer.
+        Leaving the loop early cancels the remaining checks.
         """
-        ordered = iter(_interleave_by_host(urls))
-        done: asyncio.Queue[asyncio.Task[LinkCheckResult]] = asyncio.Queue()
-        window = max(256, self.config.concurrency * 8)
-        running: set[asyncio.Task[LinkCheckResult]] = set()
+        results: asyncio.Queue[LinkCheckResult | None] = asyncio.Queue()
 
-        def finished(task: asyncio.Task[LinkCheckResult]) -> None:
-            running.discard(task)
-            done.put_nowait(task)
+        async def produce() -> None:
+            try:
+                await self.run_batch(urls, results.put_nowait)
+            finally:
+                results.put_nowait(None)  # the end, also after an error
 
-        def fill() -> None:
-            while len(running) < window:
-                url = next(ordered, None)
-                if url is None:
-                    return
-                task = asyncio.ensure_future(self._check_safely(url))
-                running.add(task)
-                task.add_done_callback(finished)
-
-        fill()
-        outstanding = len(running)
+        producer = asyncio.ensure_future(produce())
         try:
-            while outstanding:
-                task = await done.get()
-                outstanding -= 1
-                before = len(running)
-                fill()
-                outstanding += len(running) - before
-                yield task.result()
+            while (result := await results.get()) is not None:
+                yield result
+            await producer  # raise what the checks raised
         finally:
-            for task in list(running):
-                task.cancel()
-            if running:
-                await asyncio.gather(*running, return_exceptions=True)
+            if not producer.done():
+                producer.cancel()
+                await asyncio.gather(producer, return_exceptions=True)
 
     async def run_batch(self, urls: Iterable[str], on_result: Callable[[LinkCheckResult], None]) -> int:
         """Check every URL and hand each result to `on_result` as it completes; return the count.

@@ -13,7 +13,7 @@ from django.utils import timezone
 from citecheck.errors import InvalidInput
 from citecheck.judges import Judge, claim_hash, get_judge
 from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus
-from dispatch.services import work_request
+from dispatch.services import work_progress, work_request
 from reviews.services import Actor, audit_record, permission_require, user_or_none
 from sources.models import PassageVersion
 
@@ -226,7 +226,8 @@ def answer_verify(*, answer_id: int) -> Answer | None:
     claims = list(answer.claims.order_by("position").prefetch_related("citations"))
     results = []
     per_claim = []
-    for claim in claims:
+    for done, claim in enumerate(claims):
+        work_progress(done=done, total=len(claims), message=f"claim {done + 1} of {len(claims)}")
         if not claim.needs_citation:
             continue
         cited = [c.passage_version_id for c in claim.citations.all() if c.passage_version_id]

@@ -166,7 +166,7 @@ def work_run(*, work_request_id: int) -> str:
         raise
     finally:
         _current_request.reset(token)
-    WorkRequest.objects.filter(pk=row.pk).update(status=WorkStatus.DONE, finished_at=timezone.now())
+    WorkRequest.objects.filter(pk=row.pk).update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
     return "done"
 
 

@@ -86,12 +86,6 @@ def refusal_record(*, actor: Actor, action: str, obj: models.Model | None, reaso
 # --- blocks and incident switches -------------------------------------------------------------
 
 
-def _affected_answers(**citation_filter: object) -> list[int]:
-    from claims.models import Citation
-
-    return sorted(set(Citation.objects.filter(**citation_filter).values_list("claim__answer_id", flat=True)))
-
-
 def block_apply(
     *, actor: Actor, target: str, reason: str, source_id: int | None = None, domain: str = "", passage_id: int | None = None
 ) -> tuple[BlockSwitch, list[int]]:
@@ -99,6 +93,7 @@ def block_apply(
     answer that cited the blocked evidence. The rest of the knowledge base keeps working."""
     from citecheck.errors import IllegalTransition, InvalidInput, NotFound
     from citecheck.urlnorm import registrable_domain
+    from claims.selectors import answers_citing
     from reviews.models import BlockSwitch, BlockTarget
     from sources.models import DomainPolicy, Passage, Source, Stage
     from sources.services.stages import source_transition
@@ -119,7 +114,7 @@ def block_apply(
             source.blocked_reason = reason
             source.save(update_fields=["is_blocked", "blocked_reason"])
             source_transition(source=source, to=Stage.BLOCKED, actor=actor, reason=reason, action="source_block")
-            affected = _affected_answers(passage_version__passage__source=source)
+            affected = answers_citing(passage_version__passage__source=source)
         elif target == BlockTarget.DOMAIN:
             name = registrable_domain(domain.strip()) if domain.strip() else ""
             if not name:
@@ -132,7 +127,7 @@ def block_apply(
             policy.save(update_fields=["is_blocked", "blocked_reason"])
             switch = BlockSwitch.objects.create(target=target, domain=name, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="domain_block", obj=policy, from_state="open", to_state="blocked", reason=reason)
-            affected = _affected_answers(passage_version__passage__source__domain=name)
+            affected = answers_citing(passage_version__passage__source__domain=name)
         elif target == BlockTarget.PASSAGE:
             passage = Passage.objects.select_for_update().filter(pk=passage_id or 0).first()
             if passage is None:
@@ -144,7 +139,7 @@ def block_apply(
             passage.save(update_fields=["is_blocked", "blocked_reason"])
             switch = BlockSwitch.objects.create(target=target, passage=passage, source_id=passage.source_id, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="passage_block", obj=passage, from_state="open", to_state="blocked", reason=reason)
-            affected = _affected_answers(passage_version__passage=passage)
+            affected = answers_citing(passage_version__passage=passage)
         else:
             raise InvalidInput(f"target must be source, domain or passage (got {target!r})", field="target")
         switch_data = {"affected_answers": affected}

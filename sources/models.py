@@ -188,10 +188,6 @@ class Source(models.Model):
     def __str__(self) -> str:
         return self.title or self.canonical_url
 
-    @property
-    def is_usable_link(self) -> bool:
-        return self.evidence_status == EvidenceStatus.VERIFIED
-
 
 class SearchHit(models.Model):
     """One row of a search-result dataset: search success, kept apart from fetch and support."""

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound, PermissionRefused
+from dispatch.services import work_progress, work_request
 from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
 from reviews.services import Actor, audit_record, permission_require, refusal_record, user_or_none
 from sources.models import ChangeKind, PassageVersion, RiskLevel, SourceVersion, Stage, VersionPassage
@@ -40,7 +41,8 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
     pairs = list(TestPair.objects.filter(source=version.source).select_related("expected_passage"))
     results: list[TestResult] = []
     judge_name = ""
-    for pair in pairs:
+    for done, pair in enumerate(pairs):
+        work_progress(done=done, total=len(pairs), message=f"test pair {done + 1} of {len(pairs)}")
         pv = members.get(pair.expected_passage_id) if pair.expected_passage_id else None
         if pv is None and pair.expected_passage_id is None:
             # No passage named: the pair passes if any passage of the version yields the verdict.
@@ -87,8 +89,6 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
 
 def version_retest(*, actor: Actor, version_id: int) -> None:
     """Run the source's golden pairs against a version again (e.g. after pairs were added)."""
-    from dispatch.services import work_request
-
     version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
     if version is None:
         raise NotFound(f"no source version {version_id}")

@@ -8,7 +8,9 @@ backoff; a permanent redirect opens a canonical-URL proposal for an editor.
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -20,7 +22,7 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
-from citecheck.linkcheck import LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
+from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
@@ -47,7 +49,7 @@ from sources.services.stages import source_transition
 logger = logging.getLogger(__name__)
 
 
-def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any):  # type: ignore[no-untyped-def]
+def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any) -> LinkCheckConfig:
     """The checker configuration from settings, with per-domain request gaps from DomainPolicy."""
     config = config_from_settings(settings, keep_body=keep_body, **overrides)
     gaps = {
@@ -97,14 +99,14 @@ def robots_allows(url: str) -> bool:
     return parser.can_fetch(USER_AGENT, url)
 
 
-def _page_title(body: bytes) -> str:
-    import re
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.I | re.S)
 
-    match = re.search(rb"<title[^>]*>(.*?)</title>", body[:200_000], re.I | re.S)
+
+def _page_title(body: bytes) -> str:
+    """The page's <title> as displayed (the extractor reads the full page later)."""
+    match = _TITLE.search(body[:200_000])
     if not match:
         return ""
-    import html
-
     return " ".join(html.unescape(match.group(1).decode("utf-8", "replace")).split())[:500]
 
 
@@ -237,10 +239,10 @@ def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
 
 def dependants_of(source: Source) -> dict[str, list[int]]:
     """Answers and test pairs that rely on a source's evidence."""
-    from claims.models import Citation
+    from claims.selectors import answers_citing
     from reviews.models import TestPair
 
-    answers = sorted(set(Citation.objects.filter(passage_version__passage__source=source).values_list("claim__answer_id", flat=True)))
+    answers = answers_citing(passage_version__passage__source=source)
     pairs = list(TestPair.objects.filter(source=source).values_list("pk", flat=True))
     return {"answers": answers, "test_pairs": pairs}
 

@@ -102,3 +102,20 @@ def test_work_requested_while_redis_is_down_runs_once_it_is_back(db):
         finally:
             server.terminate()
             server.wait()
+
+
+def test_long_work_records_its_progress_where_people_can_see_it(redis_conn, run_jobs, editor):
+    """The golden-pair run reports progress on its WorkRequest row (shown in the admin)."""
+    from reviews.models import TestPair
+    from sources.models import SourceVersion
+    from sources.services import source_register, version_retest
+
+    source = source_register(actor=editor, url="https://example.org/terms", fetch=False)
+    version = SourceVersion.objects.create(source=source, number=1, content_hash="h", body_compressed=SourceVersion.compress(b"x"), extraction_status="ok")
+    for n in range(3):
+        TestPair.objects.create(source=source, claim=f"Claim {n}.")
+    version_retest(actor=editor, version_id=version.pk)
+    run_jobs()
+    row = WorkRequest.objects.get(job="reviews.run_tests")
+    assert (row.status, row.progress, row.progress_total) == (WorkStatus.DONE, 3, 3)
+    assert row.message == "test pair 3 of 3"
