@@ -14,7 +14,7 @@ from citecheck.errors import InvalidInput
 from citecheck.judges import Judge, claim_hash, get_judge
 from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus
 from dispatch.services import work_progress, work_request
-from reviews.services import Actor, audit_record, permission_require, user_or_none
+from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import PassageVersion
 
 logger = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ from django.db import transaction
 
 from citecheck.errors import InvalidInput, NotFound
 from claims.models import JudgementStatus
+from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import TestPair
-from reviews.services import Actor, audit_record, permission_require, user_or_none
 from sources.models import Passage, PassageVersion, Source
 
 logger = logging.getLogger(__name__)

@@ -54,6 +54,10 @@ class Verdict:
     contradicted, and None for unsupported / unavailable. ``span_start`` is its offset in the
     passage when known. ``heuristic`` is True for judges that decide by rules, not by a model.
     ``cached`` says the verdict came from the judge's cache (no request was made).
+    ``confidence`` is ``high``, ``medium`` or ``low``: a ``low`` verdict is a guess the judge could
+    not back (the desk shows it as "needs a person or the LLM judge"; a cascade asks the LLM).
+    ``error`` is non-empty when the judge itself failed (endpoint down, timeout, unparseable
+    reply): such a verdict is never a finding and is never cached; the claim stays pending.
     """
 
     status: str
@@ -67,6 +71,8 @@ class Verdict:
     completion_tokens: int = 0
     span_start: int | None = None
     cached: bool = False
+    confidence: str = "high"
+    error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound, PermissionRefused
 from dispatch.services import work_progress, work_request
+from reviews.audit import Actor, audit_record, permission_require, refusal_record, user_or_none
 from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
-from reviews.services import Actor, audit_record, permission_require, refusal_record, user_or_none
 from sources.models import ChangeKind, PassageVersion, RiskLevel, SourceVersion, Stage, VersionPassage
 from sources.services.stages import source_transition
 

@@ -26,7 +26,7 @@ from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay,
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
-from reviews.services import Actor, audit_record, permission_require, user_or_none
+from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
     MISSING_LINK_STATES,

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 from citecheck.errors import Conflict, InvalidInput
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from dispatch.services import work_request
-from reviews.services import Actor, audit_record, permission_require, user_or_none
+from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
 
 logger = logging.getLogger(__name__)

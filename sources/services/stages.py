@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citecheck.errors import IllegalTransition
-from reviews.services import Actor, audit_record
+from reviews.audit import Actor, audit_record
 from sources.models import Source, Stage
 
 S = Stage

@@ -79,7 +79,7 @@ def test_legal_transition_is_audited(editor):
 
 
 def test_viewer_cannot_register_and_the_refusal_is_audited(viewer):
-    with pytest.raises(PermissionRefused, match="sources.add_source"):
+    with pytest.raises(PermissionRefused, match="needs the Editor role"):
         source_register(actor=viewer, url="https://example.org/x", fetch=False)
     assert not Source.objects.exists()
     refusal = AuditLog.objects.get(allowed=False)

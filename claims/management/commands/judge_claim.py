@@ -93,7 +93,7 @@ class Command(BaseCommand):
 
         def run(item: tuple[str, str] | str) -> dict[str, Any]:
             if isinstance(item, str):
-                return {"status": "unavailable", "span": None, "judge": judge.name, "error": item}
+                return {"status": "unavailable", "span": None, "judge": judge.name, "error": item, "input_error": True}
             return judge.judge(*item).to_dict()
 
         workers = 1 if judge.name == "builtin" else max(1, int(getattr(settings, "CITECHECK_JUDGE_CONCURRENCY", 4)))
@@ -105,7 +105,7 @@ class Command(BaseCommand):
             results = pool.map(run, items)  # keeps input order
         bad = False
         for result in results:
-            bad = bad or "error" in result
+            bad = bad or bool(result.get("input_error"))
             self.stdout.write(json.dumps(result, ensure_ascii=False))
         if bad:
             sys.exit(EXIT_UNUSABLE_INPUT)

@@ -1,103 +1,44 @@
-"""Audit log, permission checks, blocks, approvals and the global incident switches."""
+"""Degraded mode: block a source, a domain or a passage at once, lift a block, and the global
+incident switches. Each change is permission-checked and audited in its own transaction."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.db import models, transaction
+from django.db import transaction
+from django.utils import timezone
 
-from citecheck.errors import PermissionRefused
-from reviews.models import AuditLog
-
-if TYPE_CHECKING:
-    from reviews.models import BlockSwitch, SiteSwitch
+from citecheck.errors import IllegalTransition, InvalidInput, NotFound
+from citecheck.urlnorm import registrable_domain
+from claims.selectors import answers_citing
+from reviews.audit import Actor, audit_record, permission_require, user_or_none
+from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
+from sources.models import DomainPolicy, Passage, PassageVersion, Source, Stage
+from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
 
-Actor = User | AnonymousUser | None
-
-
-def user_or_none(actor: Actor) -> User | None:
-    """The user to store on a row (None for the system and for anonymous callers)."""
-    return actor if isinstance(actor, User) and actor.is_authenticated else None
-
-
-def actor_name(actor: Actor) -> str:
-    if actor is None:
-        return "system"
-    return str(actor.get_username()) if actor.is_authenticated else "anonymous"
-
-
-def audit_record(
-    *,
-    actor: Actor,
-    action: str,
-    obj: models.Model | None = None,
-    object_type: str = "",
-    object_id: str = "",
-    from_state: str = "",
-    to_state: str = "",
-    reason: str = "",
-    allowed: bool = True,
-    data: dict[str, Any] | None = None,
-) -> AuditLog:
-    """Write one audit row. Call it inside the transaction of the change it records."""
-    if obj is not None:
-        object_type = object_type or obj._meta.label_lower
-        object_id = object_id or str(obj.pk)
-    user = user_or_none(actor)
-    return AuditLog.objects.create(
-        actor=user,
-        actor_name=actor_name(actor),
-        action=action,
-        object_type=object_type,
-        object_id=object_id,
-        object_repr=str(obj)[:300] if obj is not None else "",
-        from_state=from_state,
-        to_state=to_state,
-        reason=reason,
-        allowed=allowed,
-        data=data or {},
-    )
-
-
-def permission_require(*, actor: Actor, perm: str, action: str, obj: models.Model | None = None) -> None:
-    """Refuse unless `actor` holds `perm`; a refusal is audited in its own transaction.
-
-    `actor=None` is the system itself (jobs, the scheduler), which may do what the pipeline does.
-    """
-    if actor is None:
-        return
-    if actor.is_authenticated and actor.is_active and actor.has_perm(perm):
-        return
-    refusal_record(actor=actor, action=action, obj=obj, reason=f"missing permission {perm}")
-    raise PermissionRefused(f"{actor_name(actor)} may not {action.replace('_', ' ')}: this needs the {perm} permission.")
-
-
-def refusal_record(*, actor: Actor, action: str, obj: models.Model | None, reason: str) -> None:
-    """Audit a refused attempt so that it survives the rollback of the refused change."""
-    with transaction.atomic():
-        audit_record(actor=actor, action=action, obj=obj, reason=reason, allowed=False)
-    logger.info("permission.refused", extra={"action": action, "actor": actor_name(actor), "reason": reason})
-
-
-# --- blocks and incident switches -------------------------------------------------------------
-
 
 def block_apply(
-    *, actor: Actor, target: str, reason: str, source_id: int | None = None, domain: str = "", passage_id: int | None = None
+    *,
+    actor: Actor,
+    target: str,
+    reason: str,
+    source_id: int | None = None,
+    domain: str = "",
+    passage_id: int | None = None,
+    passage_version_id: int | None = None,
 ) -> tuple[BlockSwitch, list[int]]:
     """Block a source, a domain or a passage at once. Returns the switch and the ids of every
-    answer that cited the blocked evidence. The rest of the knowledge base keeps working."""
-    from citecheck.errors import IllegalTransition, InvalidInput, NotFound
-    from citecheck.urlnorm import registrable_domain
-    from claims.selectors import answers_citing
-    from reviews.models import BlockSwitch, BlockTarget
-    from sources.models import DomainPolicy, Passage, Source, Stage
-    from sources.services.stages import source_transition
+    answer that cited the blocked evidence. The rest of the knowledge base keeps working.
 
+    A passage is named by its stable `passage_id` or by any `passage_version_id` of it (the id
+    the export lists); the block always applies to the passage, across its versions.
+    """
+    if target == BlockTarget.PASSAGE and passage_id is None and passage_version_id is not None:
+        passage_id = PassageVersion.objects.filter(pk=passage_version_id).values_list("passage_id", flat=True).first()
+        if passage_id is None:
+            raise NotFound(f"There is no passage version {passage_version_id}.")
     permission_require(actor=actor, perm="sources.block_source", action=f"{target}_block")
     if not reason.strip():
         raise InvalidInput("A block needs a reason.", field="reason")
@@ -149,11 +90,6 @@ def block_apply(
 
 def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
     """Lift one block (approvers only). The evidence comes back at once."""
-    from django.utils import timezone
-
-    from citecheck.errors import IllegalTransition, NotFound
-    from reviews.models import BlockSwitch, BlockTarget
-    from sources.models import DomainPolicy, Passage, Source, Stage
 
     switch = BlockSwitch.objects.filter(pk=switch_id).first()
     if switch is None:
@@ -186,8 +122,6 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
 
 def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, primary_only: bool | None = None, reason: str) -> SiteSwitch:
     """Flip the global incident switches (approvers only), audited."""
-    from reviews.models import SiteSwitch
-
     permission_require(actor=actor, perm="sources.approve_source", action="site_switch_set")
     with transaction.atomic():
         switch, _ = SiteSwitch.objects.select_for_update().get_or_create(pk=1)
