@@ -58,7 +58,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin site that shows every URL field through the one outside-link helper.
+    "citecheck_site.admin_site.CitecheckAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -70,6 +71,7 @@ INSTALLED_APPS = [
     "sources",
     "claims",
     "reviews",
+    "citecheck_site",  # template tags shared by every page (outside_links)
 ]
 
 MIDDLEWARE = [
