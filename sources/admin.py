@@ -264,9 +264,9 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 class SourceVersionAdmin(admin.ModelAdmin):
     list_display = ("__str__", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -326,6 +326,10 @@ class DomainPolicyAdmin(admin.ModelAdmin):
     list_filter = ("quality_tier", "is_blocked", "allowed_for_links")
     search_fields = ("domain",)
     readonly_fields = ("is_blocked", "blocked_reason")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: DomainPolicy | None = None) -> Any:
+        # Renaming a policy would move its block (or its link rule) to another domain unaudited.
+        return ("domain", *self.readonly_fields) if obj is not None else self.readonly_fields
 
 
 @admin.register(EditorialTask)

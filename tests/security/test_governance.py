@@ -128,3 +128,16 @@ def test_a_url_change_is_checked_like_a_registration(hosts, client, editor, run_
     source.refresh_from_db()
     assert (source.owner, source.priority) == ("Legal", "supplementary")
     assert AuditLog.objects.filter(action="source_update", reason="handover").count() == 2, "one row per field changed"
+
+
+def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, approver):
+    from reviews.services import block_apply
+    from sources.models import DomainPolicy
+
+    block_apply(actor=approver, target="domain", domain="evil.example", reason="hostile")
+    policy = DomainPolicy.objects.get(domain="evil.example")
+    client.force_login(editor)
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {
+        "domain": "harmless.example", "quality_tier": 0, "allowed_for_links": "on", "min_request_gap_ms": 0, "notes": ""})
+    policy.refresh_from_db()
+    assert (policy.domain, policy.is_blocked) == ("evil.example", True)
