@@ -128,6 +128,7 @@ def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
         policy=policy,
         timeout=float(getattr(settings, "CITECHECK_FETCH_TIMEOUT", 20.0)),
         max_bytes=int(getattr(settings, "CITECHECK_FETCH_MAX_BYTES", DEFAULT_MAX_BYTES)),
+        max_redirects=int(getattr(settings, "CITECHECK_FETCH_MAX_REDIRECTS", 10)),
         concurrency=int(getattr(settings, "CITECHECK_FETCH_CONCURRENCY", 64)),
         host_concurrency=int(getattr(settings, "CITECHECK_FETCH_HOST_CONCURRENCY", 8)),
         user_agent=str(getattr(settings, "CITECHECK_FETCH_USER_AGENT", USER_AGENT)),

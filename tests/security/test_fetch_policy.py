@@ -114,3 +114,19 @@ def test_an_ipv4_mapped_literal_is_stored_bracketed_and_fetches(hosts, editor, r
     fetch = FetchResult.objects.get(source=source)
     assert fetch.link_state == "ok", fetch.error
     assert SourceVersion.objects.filter(source=source).exists()
+
+
+def test_the_bulk_link_check_refuses_a_redirect_to_a_blocked_domain_too(hosts, editor, approver):
+    from sources.services import links_check
+
+    a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
+    b.routes["/x"] = (200, {}, PAGE)
+    a.routes["/x"] = (302, {"Location": b.base + "/x"}, b"")
+    a.routes["/ok"] = (200, {}, PAGE)
+    moved = source_register(actor=editor, url=a.base + "/x", fetch=False)
+    fine = source_register(actor=editor, url=a.base + "/ok", fetch=False)
+    block_apply(actor=approver, target="domain", domain="127.0.0.2", reason="hostile site")
+    counts = links_check(source_ids=[moved.pk, fine.pk])
+    assert counts == {"blocked": 1, "ok": 1}
+    assert b.hits == []
+    assert "domain 127.0.0.2 is blocked" in FetchResult.objects.get(source=moved).error
