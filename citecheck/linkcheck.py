@@ -25,6 +25,7 @@ import builtins
 import dataclasses
 import email.utils
 import enum
+import ipaddress
 import json
 import logging
 import queue
@@ -137,6 +138,14 @@ def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
     return dataclasses.replace(config, **given) if given else config
 
 
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
 def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
     """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
     (domain -> the reason it was blocked, may be empty)."""
@@ -150,7 +159,10 @@ def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | No
             domain = registrable_domain(url)
         except ValueError:
             domain = host
-        for name in (host, domain):
+        # The host, its registrable domain and every parent domain: a block covers subdomains
+        # even where the public-suffix list does not know the suffix.
+        labels = [host] if _is_ip(host) else host.split(".")
+        for name in (host, domain, *(".".join(labels[i:]) for i in range(1, len(labels) - 1))):
             if name and name in names:
                 reason = names[name]
                 return f"domain {name} is blocked" + (f" ({reason})" if reason else "")

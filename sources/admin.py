@@ -111,13 +111,15 @@ class SourceAdmin(admin.ModelAdmin):
         source = Source.objects.filter(pk=source_id).first()
         if source is None or not self.has_change_permission(request, source):
             raise PermissionDenied
-        initial = {name: getattr(source, name) for name in self.governed_fields}
+        # The URL shown is the one fetched now (an accepted redirect moves it away from `url`).
+        initial = {**{name: getattr(source, name) for name in self.governed_fields}, "url": source.canonical_url}
         form = SourceGovernanceForm(request.POST or None, initial=initial)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
+            url = data["url"] if data["url"].strip() != source.canonical_url else None
             try:
                 source_update(actor=request.user, source_id=source.pk, reason=data["reason"], risk_level=data["risk_level"],
-                              priority=data["priority"], url=data["url"], owner=data["owner"])
+                              priority=data["priority"], url=url, owner=data["owner"])
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
