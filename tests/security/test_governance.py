@@ -141,3 +141,23 @@ def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, 
         "domain": "harmless.example", "quality_tier": 0, "allowed_for_links": "on", "min_request_gap_ms": 0, "notes": ""})
     policy.refresh_from_db()
     assert (policy.domain, policy.is_blocked) == ("evil.example", True)
+
+
+def test_the_governance_page_keeps_an_accepted_canonical_url(hosts, client, editor, editor2, run_jobs):
+    from sources.models import EditorialTask, TaskKind
+    from sources.services import canonical_proposal_decide
+
+    site = hosts("127.0.0.1")
+    site.routes["/new"] = (200, {}, PAGE)
+    site.routes["/old"] = (301, {"Location": "/new"}, b"")
+    source = source_register(actor=editor, url=site.base + "/old")
+    run_jobs()
+    task = EditorialTask.objects.get(source=source, kind=TaskKind.CANONICAL_CHANGE)
+    canonical_proposal_decide(actor=editor2, task_id=task.pk, accept=True, reason="moved")
+    client.force_login(editor)
+    page = client.get(f"/admin/sources/source/{source.pk}/governance/").content.decode()
+    assert f'value="{site.base}/new"' in page
+    client.post(f"/admin/sources/source/{source.pk}/governance/", {
+        "risk_level": "normal", "priority": "supplementary", "owner": "Legal", "url": site.base + "/new", "reason": "owner named"})
+    source.refresh_from_db()
+    assert (source.owner, source.canonical_url) == ("Legal", site.base + "/new")
