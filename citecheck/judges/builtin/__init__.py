@@ -31,7 +31,7 @@ How it reads a claim against a passage:
 from __future__ import annotations
 
 from citecheck.judges.builtin.authorship import extract_authorship
-from citecheck.judges.builtin.judge import BUILTIN_VERSION, HEURISTIC_PREFIX, JUDGE_NAME, BuiltinJudge
+from citecheck.judges.builtin.judge import BUILTIN_VERSION, HEURISTIC_PREFIX, JUDGE_NAME, UNDECIDED, BuiltinJudge, RulesJudge
 from citecheck.judges.builtin.tokens import detect_language
 
-__all__ = ["BUILTIN_VERSION", "HEURISTIC_PREFIX", "JUDGE_NAME", "BuiltinJudge", "detect_language", "extract_authorship"]
+__all__ = ["BUILTIN_VERSION", "HEURISTIC_PREFIX", "JUDGE_NAME", "UNDECIDED", "BuiltinJudge", "RulesJudge", "detect_language", "extract_authorship"]

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import Segment, _Analysis
-from citecheck.judges.builtin.polarity import Polarity, _polarity_compatible
+from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
+from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
 from citecheck.judges.builtin.tokens import _GROUPS, _IMPLIED
 
@@ -141,3 +141,61 @@ def _span(passage: str, page: _Analysis, facts: Sequence[_Fact]) -> tuple[str | 
     start = page.sentences[indexes[0]][0]
     end = page.sentences[indexes[-1]][1]
     return passage[start:end], start
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOutcome:
+    """What the rules alone say: a status, the notes behind it, and the span for a backed status."""
+
+    status: str
+    note: str
+    span: str | None = None
+    start: int | None = None
+    navigation: bool = False
+
+
+def judge_by_rules(claim: str, passage: str, lang: str) -> RuleOutcome:
+    """The rules of issue 6: every content word of a claim's segment must be in one passage segment;
+    quantities, dates, negation and modal flips and contrast groups decide; any contradicted part
+    makes the whole claim contradicted (never supported)."""
+    page = _analyse_passage(passage, lang)
+    if page.navigation:
+        return RuleOutcome("unsupported", "the passage is navigation or menu text only, not evidence", navigation=True)
+    stated = _analyse_claim(claim, lang)
+    claim_words = set(stated.all_words)
+    facts: list[_Fact] = []
+    for part in stated.parts:
+        segments = [stated.segments[k] for k in part]
+        part_key = set().union(*(s.own for s in segments)) if segments else set()
+        part_pol = _merge_polarity([s.polarity for s in segments])
+        quantities = [(s, q) for s in segments for q in s.quantities]
+        if quantities:
+            for segment, q in quantities:
+                # A claim segment with a subject of its own is judged by its own words;
+                # a gapped one ("... and the last on 1 May") by the words it inherits.
+                key = set(segment.own) if len(segment.own) >= 2 else segment.key
+                key = key or part_key or set(claim_words)
+                # "costs" belongs to the price, not to the duration in the same segment.
+                for other in segment.quantities:
+                    if other is not q:
+                        key -= _IMPLIED[lang].get(other.dim, frozenset())
+                facts.append(_judge_quantity(q, key, claim_words, part_pol, page, lang))
+        elif part_key:
+            facts.append(_judge_statement(part_key, part_pol, page, lang))
+    if not facts:
+        return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
+    contradicted = [f for f in facts if f.outcome == CONTRADICTED]
+    supported = [f for f in facts if f.outcome == SUPPORTED]
+    if contradicted:
+        status, chosen = "contradicted", contradicted
+    elif len(supported) == len(facts):
+        status, chosen = "supported", supported
+    elif supported:
+        status, chosen = "partly_supported", supported
+    else:
+        return RuleOutcome("unsupported", "; ".join(dict.fromkeys(f.note for f in facts)))
+    span, start = _span(passage, page, chosen)
+    notes = "; ".join(dict.fromkeys(f.note for f in (contradicted or facts)))
+    if span is None:
+        return RuleOutcome("unsupported", notes)
+    return RuleOutcome(status, notes, span, start)

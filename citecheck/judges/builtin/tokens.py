@@ -25,7 +25,9 @@ def _fold(word: str) -> str:
 
 
 _TOKEN_RE = re.compile(
-    r"(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
+    # names with digits ("COVID-19", "SARS-CoV-2", "H1N1") and decades ("1960s") are words, not numbers
+    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b)"
+    r"|(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
     r"|(?P<dnum>\b\d{1,2}[./]\d{1,2}[./]\d{4}\b)"
     r"|(?P<clock>\b\d{1,2}:\d{2}\b)"
     r"|(?P<num>\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
@@ -79,7 +81,9 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         kind = match.lastgroup
         raw = match.group()
         start, end = match.start() + base, match.end() + base
-        if kind == "word":
+        if kind == "ident":
+            toks.append(_Tok(W, _fold(raw), start, end))
+        elif kind == "word":
             folded = _fold(raw)
             if "-" in folded:
                 # "twelve-month", "six-berth": a number word first is split off; other
