@@ -219,7 +219,7 @@ def _parse_json(content: str) -> dict[str, Any]:
     if not found:
         if text.lstrip("`json \n").startswith("{") and text.count("{") > text.count("}"):
             raise _Unavailable("the model's reply was cut off (unterminated JSON)", retry=True)
-        raise _Unavailable("the model's reply is not valid JSON")
+        raise _Unavailable("the model's reply is not valid JSON", retry=True)
     best = next((d for d in reversed(found) if any(str(k).strip().lower() == "status" for k in d)), found[0])
     return {str(key).strip().lower(): value for key, value in best.items()}
 
