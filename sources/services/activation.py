@@ -58,10 +58,15 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
             judge_name = judgement.judge
             result.actual_status = judgement.status
             quote_ok = result.quote_found is not False
-            result.passed = quote_ok and judgement.status == pair.expected_status
+            # A low-confidence verdict is a guess the judge could not back (issue 13): never a pass.
+            # (``confidence`` is stored on Judgement by issue 12's change; absent before it.)
+            unsure = getattr(judgement, "confidence", "") == "low"
+            result.passed = quote_ok and judgement.status == pair.expected_status and not unsure
             result.detail = (
                 "quote not found in the passage; " if not quote_ok else ""
-            ) + f"judge said {judgement.status}, expected {pair.expected_status}"
+            ) + f"judge said {judgement.status}, expected {pair.expected_status}" + (
+                " (low confidence: the built-in judge could not decide; needs a person or the LLM judge)" if unsure else ""
+            )
         results.append(result)
     with transaction.atomic():
         version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
