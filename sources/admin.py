@@ -41,6 +41,7 @@ from sources.services import (
     version_retest,
     version_rollback,
 )
+from sources.services.governance import DOMAIN_POLICY_FIELDS, domain_policy_save
 
 
 def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
@@ -332,6 +333,13 @@ class DomainPolicyAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: DomainPolicy | None = None) -> Any:
         # Renaming a policy would move its block (or its link rule) to another domain unaudited.
         return ("domain", *self.readonly_fields) if obj is not None else self.readonly_fields
+
+    def save_model(self, request: HttpRequest, obj: DomainPolicy, form: Any, change: bool) -> None:
+        """Through the service: the domain normalised, every changed field audited."""
+        values = {name: form.cleaned_data[name] for name in DOMAIN_POLICY_FIELDS if name in form.cleaned_data}
+        saved = domain_policy_save(actor=request.user, domain=obj.domain, values=values)
+        obj.pk = saved.pk
+        obj.domain = saved.domain
 
 
 @admin.register(EditorialTask)

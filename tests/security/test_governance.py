@@ -161,3 +161,22 @@ def test_the_governance_page_keeps_an_accepted_canonical_url(hosts, client, edit
         "risk_level": "normal", "priority": "supplementary", "owner": "Legal", "url": site.base + "/new", "reason": "owner named"})
     source.refresh_from_db()
     assert (source.owner, source.canonical_url) == ("Legal", site.base + "/new")
+
+
+def test_domain_policy_changes_in_the_admin_are_normalised_and_audited(client, editor, viewer):
+    from sources.models import DomainPolicy
+
+    client.force_login(editor)
+    form = {"domain": "https://News.Example.co.uk/x", "quality_tier": 2, "allowed_for_links": "on", "min_request_gap_ms": 0, "notes": ""}
+    assert client.post("/admin/sources/domainpolicy/add/", form).status_code == 302
+    policy = DomainPolicy.objects.get()
+    assert policy.domain == "example.co.uk" and policy.quality_tier == 2
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {**form, "allowed_for_links": ""})
+    policy.refresh_from_db()
+    assert policy.allowed_for_links is False
+    row = AuditLog.objects.get(action="domain_policy_save", data__field="allowed_for_links")
+    assert (row.actor, row.from_state, row.to_state) == (editor, "True", "False")
+    client.force_login(viewer)
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {**form, "allowed_for_links": "on"})
+    policy.refresh_from_db()
+    assert policy.allowed_for_links is False
