@@ -247,7 +247,11 @@ def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
             source.next_check_at = now + min(recheck, timedelta(hours=1))
         elif state in ATTENTION_LINK_STATES:
-            if source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
+            if state == LinkState.BLOCKED and source.evidence_status != EvidenceStatus.DEAD:
+                # The page now leads where we may not go (a blocked domain, a private address):
+                # what it served before may have come from there too. Withheld until a check succeeds.
+                _set_evidence(source, EvidenceStatus.SUSPENDED, f"{state}: {fetch.error}")
+            elif source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
             _open_task(source=source, kind=TaskKind.EDITORIAL_ATTENTION, detail=f"link check: {state}: {fetch.error}")
             source.next_check_at = now + recheck
