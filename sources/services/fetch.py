@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
@@ -25,7 +26,7 @@ from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
-from dispatch.services import work_request
+from dispatch.services import work_request, work_request_many
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
@@ -297,18 +298,30 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
 
 
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
-    """Queue a fetch for every source whose next check is due (never twice: keyed by source)."""
+    """Queue a fetch for every source whose check is due, and return how many were queued.
+
+    Due: `next_check_at` has passed, or the source was never scheduled (NULL: never fetched).
+    The due rows are claimed under `select_for_update(skip_locked=True)` and their
+    `next_check_at` moved by a lease in the same transaction, so schedulers running at once
+    never take the same source, and a fetch that never completes (worker or database lost)
+    makes the source due again when the lease ends. A completed fetch sets the real next check.
+    Sources that already have an unfinished fetch request are claimed but not counted.
+    """
     now = now or timezone.now()
-    due = (
-        Source.objects.filter(is_blocked=False)
-        .exclude(evidence_status=EvidenceStatus.DEAD)
-        .filter(next_check_at__lte=now)
-        .order_by("next_check_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    count = 0
+    lease = now + timedelta(seconds=settings.CITECHECK_SCHEDULE_LEASE_SECONDS)
     with transaction.atomic():
-        for source in Source.objects.filter(pk__in=list(due)):
-            fetch_request(source=source)
-            count += 1
-    return count
+        due = (
+            Source.objects.filter(is_blocked=False)
+            .exclude(evidence_status=EvidenceStatus.DEAD)
+            .filter(Q(next_check_at__lte=now) | Q(next_check_at__isnull=True))
+            .order_by(F("next_check_at").asc(nulls_first=True), "pk")
+        )
+        ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit])
+        if not ids:
+            return 0
+        Source.objects.filter(pk__in=ids).update(next_check_at=lease)
+        created = work_request_many(
+            job="sources.fetch_source", queue="fetch", items=[({"source_id": pk}, f"fetch:{pk}") for pk in ids]
+        )
+    logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
+    return len(created)
