@@ -180,6 +180,8 @@ CITECHECK_REDIS_SEND_TIMEOUT = env_float("CITECHECK_REDIS_SEND_TIMEOUT", 0.5)
 # RQ heartbeat interval of a running job; a job whose worker died is noticed this + 60 s later.
 CITECHECK_JOB_MONITORING_INTERVAL = env_int("CITECHECK_JOB_MONITORING_INTERVAL", 30)
 # How long a claimed due check keeps the source off the scheduler's list if the fetch never ends.
+# A queued job Redis no longer has (it restarted empty) is sent again after this many seconds.
+CITECHECK_LOST_AFTER_SECONDS = env_int("CITECHECK_LOST_AFTER_SECONDS", 5)
 # Work whose worker died this many times (e.g. out of memory) is failed with that reason.
 CITECHECK_WORK_MAX_DEATHS = env_int("CITECHECK_WORK_MAX_DEATHS", 3)
 # A job that lost its database connection tries this many times (1 s apart) to put itself back.

@@ -197,7 +197,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
         queues.notice_abandoned()
         rows = list(
             WorkRequest.objects.filter(
-                Q(status=WorkStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=30)) | Q(status=WorkStatus.RUNNING)
+                Q(status=WorkStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=settings.CITECHECK_LOST_AFTER_SECONDS)) | Q(status=WorkStatus.RUNNING)
             ).order_by("id").values_list("pk", "status", "queue", "started_at", "deaths")[:limit]
         )
         states = queues.job_states(f"work-{pk}" for pk, *_ in rows)
