@@ -179,6 +179,7 @@ RQ_SHOW_ADMIN_LINK = True
 CITECHECK_REDIS_SEND_TIMEOUT = env_float("CITECHECK_REDIS_SEND_TIMEOUT", 0.5)
 # RQ heartbeat interval of a running job; a job whose worker died is noticed this + 60 s later.
 CITECHECK_JOB_MONITORING_INTERVAL = env_int("CITECHECK_JOB_MONITORING_INTERVAL", 30)
+CITECHECK_HEARTBEAT_GRACE = env_int("CITECHECK_HEARTBEAT_GRACE", 60)
 # How long a claimed due check keeps the source off the scheduler's list if the fetch never ends.
 # A queued job Redis no longer has (it restarted empty) is sent again after this many seconds.
 CITECHECK_LOST_AFTER_SECONDS = env_int("CITECHECK_LOST_AFTER_SECONDS", 5)

@@ -90,9 +90,21 @@ def queue_depths() -> dict[str, int]:
     return {name: Queue(name, connection=conn).count for name in QUEUE_NAMES}
 
 
+class CitecheckWorker(Worker):
+    """RQ's forking worker, with the grace after a missed heartbeat configurable
+    (`CITECHECK_HEARTBEAT_GRACE`, RQ's fixed 60 s by default): a job whose worker died is
+    abandoned `CITECHECK_JOB_MONITORING_INTERVAL` + grace seconds after its last heartbeat."""
+
+    def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
+        grace = int(settings.CITECHECK_HEARTBEAT_GRACE)
+        if job.timeout and job.timeout > 0:
+            return int(min(job.timeout - working_time, self.job_monitoring_interval)) + grace
+        return int(self.job_monitoring_interval) + grace
+
+
 def make_worker(*, names: tuple[str, ...] = QUEUE_NAMES, fork: bool = True) -> Worker:
     """A worker over the given queues; `fork=False` runs jobs in this process (tests, SQLite)."""
-    cls: Any = Worker if fork else SimpleWorker
+    cls: Any = CitecheckWorker if fork else SimpleWorker
     return cls(
         [get_queue(n) for n in names],
         connection=redis_connection(),

@@ -292,11 +292,14 @@ def _work_run(work_request_id: int) -> str:
         logger.info("work.skip", extra={"work_request_id": work_request_id})
         return "skipped"
     row = WorkRequest.objects.get(pk=work_request_id)
+    # Outcomes are written only while the row is still this run's: a run presumed dead and
+    # recovered must not overwrite the outcome of the run that replaced it.
+    mine = WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.RUNNING, attempts=row.attempts)
     token = _current_request.set(row.pk)
     try:
         resolve_job(row.job)(**row.kwargs)
     except RetryLater as retry:
-        WorkRequest.objects.filter(pk=row.pk).update(
+        mine.update(
             status=WorkStatus.PENDING,
             last_sent_at=None,
             not_before=timezone.now() + timedelta(seconds=retry.delay),
@@ -307,7 +310,7 @@ def _work_run(work_request_id: int) -> str:
     except DATABASE_ERRORS:
         raise
     except Exception as exc:
-        WorkRequest.objects.filter(pk=row.pk).update(
+        mine.update(
             status=WorkStatus.FAILED,
             finished_at=timezone.now(),
             error="".join(traceback.format_exception_only(exc)).strip()[:4000],
@@ -316,7 +319,7 @@ def _work_run(work_request_id: int) -> str:
         raise
     finally:
         _current_request.reset(token)
-    WorkRequest.objects.filter(pk=row.pk).update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
+    mine.update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
     return "done"
 
 

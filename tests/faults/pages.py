@@ -20,8 +20,9 @@ def article(path: str) -> bytes:
 
 
 class CountingServer:
-    def __init__(self, host: str = "127.0.0.1", delay: float = 0.0) -> None:
+    def __init__(self, host: str = "127.0.0.1", delay: float = 0.0, first_delay: float = 0.0) -> None:
         self.delay = delay
+        self.first_delay = first_delay  # only the very first request the server gets waits this long
         self.lock = threading.Lock()
         self.active: Counter[str] = Counter()
         self.max_active: Counter[str] = Counter()
@@ -39,9 +40,12 @@ class CountingServer:
                     owner.hits[host] += 1
                     owner.paths[self.path] += 1
                     owner.max_active[host] = max(owner.max_active[host], owner.active[host])
+                    first = sum(owner.hits.values()) == 1
                 try:
                     if owner.delay:
                         time.sleep(owner.delay)
+                    if first and owner.first_delay:
+                        time.sleep(owner.first_delay)
                     body = article(self.path)
                     self.send_response(200)
                     self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -206,10 +206,30 @@ class AppProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def descendants(self) -> list[int]:
+        """The process and everything it started (RQ's work-horse runs in a session of its own)."""
+        children: dict[int, list[int]] = {}
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(stat.split("/")[2]))
+        found, todo = [], [self.proc.pid]
+        while todo and len(found) < 1000:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        return found
+
     def kill(self) -> None:
-        """SIGKILL the process group (the worker and its work-horse), as the OOM killer would."""
+        """SIGKILL the worker and its work-horse at once, as the OOM killer or a lost machine would."""
         if self.alive():
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            for pid in self.descendants():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:

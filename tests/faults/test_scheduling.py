@@ -47,7 +47,7 @@ def test_a_source_whose_fetch_was_lost_is_due_again_after_its_lease(redis_conn, 
     from sources.services import source_schedule_due_checks
 
     settings.CITECHECK_SCHEDULE_LEASE_SECONDS = 60
-    source = _source(1)
+    _source(1)
     assert source_schedule_due_checks() == 1
     WorkRequest.objects.filter(job="sources.fetch_source").update(status=WorkStatus.FAILED, error="OperationalError")
     assert source_schedule_due_checks() == 0, "within the lease"
