@@ -29,6 +29,16 @@ def _send_connection(url: str, timeout: float) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout, retry_on_timeout=False)
 
 
+@lru_cache(maxsize=8)
+def _limiter_connection(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+
+
+def limiter_connection() -> redis.Redis:
+    """For the fleet-wide host limiter: a slow Redis costs a fetch seconds, not minutes."""
+    return _limiter_connection(settings.REDIS_URL)
+
+
 def redis_connection() -> redis.Redis:
     # Read the URL on every call so that settings overrides (tests, scripts) take effect.
     return _connection(settings.REDIS_URL)

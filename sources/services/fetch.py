@@ -26,6 +26,8 @@ from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
+from dispatch.limiter import RedisHostLimiter
+from dispatch.queues import limiter_connection
 from dispatch.services import work_request, work_request_many
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
@@ -51,13 +53,27 @@ logger = logging.getLogger(__name__)
 
 
 def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any) -> LinkCheckConfig:
-    """The checker configuration from settings, with per-domain request gaps from DomainPolicy."""
+    """The checker configuration from settings, with per-domain request gaps from DomainPolicy
+    and the fleet-wide per-host (and per-domain) limiter in Redis."""
     config = config_from_settings(settings, keep_body=keep_body, **overrides)
-    gaps = {
-        p.domain: p.min_request_gap_ms / 1000
-        for p in DomainPolicy.objects.filter(domain__in=set(domains), min_request_gap_ms__gt=0)
-    }
-    return replace(config, host_gaps=gaps) if gaps else config
+    gaps: dict[str, float] = {}
+    domain_limits: dict[str, int] = {}
+    for policy in DomainPolicy.objects.filter(domain__in=set(domains)).filter(
+        Q(min_request_gap_ms__gt=0) | Q(max_concurrent_requests__gt=0)
+    ):
+        if policy.min_request_gap_ms:
+            gaps[policy.domain] = policy.min_request_gap_ms / 1000
+        if policy.max_concurrent_requests:
+            domain_limits[policy.domain] = policy.max_concurrent_requests
+    if gaps:
+        config = replace(config, host_gaps=gaps)
+    if settings.CITECHECK_FETCH_SHARED_LIMIT:
+        limiter = RedisHostLimiter(
+            limiter_connection(), host_limit=config.host_concurrency, domain_limits=domain_limits,
+            domain_gaps=gaps, ttl=config.timeout * 2 + 30,
+        )
+        config = replace(config, shared_limiter=limiter)
+    return config
 
 
 def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[str] = ()) -> list[LinkCheckResult]:
