@@ -136,7 +136,10 @@ def source_update(
     return source
 
 
-DOMAIN_POLICY_FIELDS = ("quality_tier", "allowed_for_links", "respect_robots", "min_request_gap_ms", "notes")
+# Every editable field but the domain itself and its block (which only `block_apply`/`block_lift` change).
+DOMAIN_POLICY_FIELDS = tuple(
+    f.name for f in DomainPolicy._meta.concrete_fields if f.editable and not f.primary_key and f.name not in ("domain", "is_blocked", "blocked_reason")
+)
 
 
 def domain_policy_save(*, actor: Actor, domain: str, values: dict[str, object]) -> DomainPolicy:

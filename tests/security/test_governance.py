@@ -138,7 +138,8 @@ def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, 
     policy = DomainPolicy.objects.get(domain="evil.example")
     client.force_login(editor)
     client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {
-        "domain": "harmless.example", "quality_tier": 0, "allowed_for_links": "on", "min_request_gap_ms": 0, "notes": ""})
+        "domain": "harmless.example", "quality_tier": 0, "allowed_for_links": "on", "min_request_gap_ms": 0,
+        "max_concurrent_requests": 0, "notes": ""})
     policy.refresh_from_db()
     assert (policy.domain, policy.is_blocked) == ("evil.example", True)
 
@@ -167,7 +168,8 @@ def test_domain_policy_changes_in_the_admin_are_normalised_and_audited(client, e
     from sources.models import DomainPolicy
 
     client.force_login(editor)
-    form = {"domain": "https://News.Example.co.uk/x", "quality_tier": 2, "allowed_for_links": "on", "min_request_gap_ms": 0, "notes": ""}
+    form = {"domain": "https://News.Example.co.uk/x", "quality_tier": 2, "allowed_for_links": "on", "min_request_gap_ms": 0,
+            "max_concurrent_requests": 0, "notes": ""}
     assert client.post("/admin/sources/domainpolicy/add/", form).status_code == 302
     policy = DomainPolicy.objects.get()
     assert policy.domain == "example.co.uk" and policy.quality_tier == 2
