@@ -19,7 +19,7 @@ from typing import Any
 from citecheck.judges import Verdict, validate_verdict
 from citecheck.judges.builtin.analysis import _analyse_claim
 from citecheck.judges.builtin.authorship import extract_authorship
-from citecheck.judges.builtin.combiner import LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
+from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.rules import RuleOutcome, _quantity_signature, judge_by_rules
@@ -31,6 +31,7 @@ JUDGE_NAME = "builtin"
 UNDECIDED = "the built-in judge could not decide"
 _NUM_MISSING = FEATURE_NAMES.index("num_missing")
 _WCOV = FEATURE_NAMES.index("wcov_best")
+_CONTRARY = [FEATURE_NAMES.index(name) for name in CONTRARY_FEATURES]
 
 
 class BuiltinJudge:
@@ -75,7 +76,8 @@ class BuiltinJudge:
         combiner = load_combiner()
         probs = combiner.probabilities(values)
         decision = settle(rule.status, probs, combiner.thresholds, numbers_ok=values[_NUM_MISSING] == 0.0,
-                          long=len(passage) > LONG_PASSAGE, aligned=values[_WCOV] >= MIN_ALIGNED)
+                          long=len(passage) > LONG_PASSAGE, aligned=values[_WCOV] >= MIN_ALIGNED,
+                          contrary=any(values[k] for k in _CONTRARY))
         cover = f"its best sentence holds {values[_WCOV]:.0%} of the claim's informative words"
         odds = f"p={probs[decision.status]:.2f}" if decision.status in probs else ""
         if rule.status != "unsupported" and rule.span is not None:
