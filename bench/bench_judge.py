@@ -14,7 +14,15 @@ Measures, in one run:
      per call; and its throughput with the per-endpoint concurrency limit against a server that
      takes 20 ms per request.
 
-Usage: .venv/bin/python bench/bench_judge.py [--repeats N] [--calls N] [--no-write]
+  4. (issue 13) the built-in judge on real text labelled by people: HealthVer dev (pairs) and WiCE
+     dev (claims, scored by their most supportive chunk), read in place from ../shared/data/judge-eval
+     (skipped with a message when absent), and the own pairs: accuracy, macro-F1, precision/recall
+     per label, false-support rate, supported verdicts right, coverage (confident verdicts) and
+     accuracy on them, pairs/s; the rules alone (the issue-6 judge, the all-words rule) as the
+     baseline in the same run; the combiner's dev figures by 5-fold cross-validation grouped by claim
+     (bench/fit_judge.py, needs numpy), and the share of pairs a cascade would send to the LLM.
+
+Usage: .venv/bin/python bench/bench_judge.py [--repeats N] [--calls N] [--no-write] [--real-only]
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
+from real_text import real_text_section  # noqa: E402
 
 from citecheck.judges import STATUSES, Verdict  # noqa: E402
 from citecheck.judges.builtin import BuiltinJudge  # noqa: E402
@@ -149,14 +158,22 @@ def score(judge: Any, pairs: list[dict[str, Any]]) -> dict[str, Any]:
 # --- speed -------------------------------------------------------------------------------------------
 
 
+def clear_caches() -> None:
+    """Every analysis cache of the built-in judge (rules and paraphrase features)."""
+    from citecheck.judges.builtin import paraphrase
+
+    builtin_module._analyse_passage.cache_clear()
+    builtin_module._analyse_claim.cache_clear()
+    paraphrase._read.cache_clear()
+
+
 def pairs_per_second(judge: Any, pairs: list[dict[str, Any]], repeats: int, cold: bool) -> float:
     rates = []
     for _ in range(repeats):
         started = time.perf_counter()
         for pair in pairs:
             if cold:
-                builtin_module._analyse_passage.cache_clear()
-                builtin_module._analyse_claim.cache_clear()
+                clear_caches()
             judge.judge(pair["claim"], pair["passage"])
         rates.append(len(pairs) / (time.perf_counter() - started))
     return statistics.median(rates)
@@ -364,8 +381,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--no-write", action="store_true", help="print only, do not update bench/README.md")
+    parser.add_argument("--real-only", action="store_true", help="only the real-text figures (issue 13)")
     args = parser.parse_args()
     os.environ.setdefault("NO_PROXY", "127.0.0.1")
+    real = real_text_section(clear_caches)
+    print(real)
+    if not args.no_write:
+        readme.write_section("judge_real_text", real, ".venv/bin/python bench/bench_judge.py",
+                             title="judge on real text (issue 13)")
+    if args.real_only:
+        return
     body = run(args.repeats, args.calls)
     print(body)
     if not args.no_write:
