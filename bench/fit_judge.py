@@ -43,7 +43,7 @@ from citecheck.judges.builtin.combiner import (  # noqa: E402
     Combiner,
     settle,
 )
-from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, features  # noqa: E402
+from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features  # noqa: E402
 from citecheck.judges.builtin.rules import judge_by_rules  # noqa: E402
 from citecheck.judges.builtin.tokens import detect_language  # noqa: E402
 
@@ -63,7 +63,8 @@ def prepare(rows: list[dict[str, Any]], dataset: str) -> list[dict[str, Any]]:
         if not row["passage"].strip() or row["label"] not in CLASSES:
             continue
         lang = detect_language(row["claim"] + " " + row["passage"][:600])
-        rule = judge_by_rules(row["claim"], row["passage"], lang)
+        window = excerpt(row["claim"], row["passage"], lang) if len(row["passage"]) > LONG_PASSAGE else None
+        rule = judge_by_rules(row["claim"], row["passage"], lang, window=window)
         values, _ = features(row["claim"], row["passage"], lang, rule.status)
         out.append({**row, "dataset": dataset, "rule": rule.status, "navigation": rule.navigation, "x": values})
     return out

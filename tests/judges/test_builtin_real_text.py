@@ -103,3 +103,14 @@ def test_the_shipped_combiner_is_loaded_and_deterministic() -> None:
     values, _ = features("Delivery takes 5 days.", "Delivery takes five days.", "en", "supported")
     assert combiner.probabilities(values) == combiner.probabilities(values)
     assert abs(sum(combiner.probabilities(values).values()) - 1) < 1e-9
+
+
+def test_on_a_long_page_the_rules_read_the_part_that_is_about_the_claim() -> None:
+    filler = " ".join(f"Section {i} of the page describes the history of the town and its market." for i in range(8))
+    page = (f"{filler} The guitarist Brian Lane died in 2001, aged 57. He joined the band in 1963. "
+            f"{filler} The band's 1960s records were reissued in 1998.")
+    assert len(page) > 600
+    verdict = JUDGE.judge("Brian Lane died in 2001.", page)
+    assert verdict.status in {"supported", "partly_supported"}  # never contradicted by the far-away 1998
+    assert verdict.span is not None and verdict.span in page and "2001" in verdict.span
+    assert page[verdict.span_start : verdict.span_start + len(verdict.span)] == verdict.span  # type: ignore[operator]

@@ -20,7 +20,7 @@ from citecheck.judges import Verdict, validate_verdict
 from citecheck.judges.builtin.analysis import _analyse_claim
 from citecheck.judges.builtin.authorship import extract_authorship
 from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
-from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, features
+from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.rules import RuleOutcome, _quantity_signature, judge_by_rules
 from citecheck.judges.builtin.tokens import detect_language
@@ -63,7 +63,8 @@ class BuiltinJudge:
         if not claim.strip():
             return self._verdict("unsupported", "the claim is empty")
         lang = detect_language(claim + " " + passage[:600])
-        rule = judge_by_rules(claim, passage, lang)
+        window = excerpt(claim, passage, lang) if len(passage) > LONG_PASSAGE else None
+        rule = judge_by_rules(claim, passage, lang, window=window)
         if rule.navigation:
             return self._verdict(rule.status, rule.note)
         if rule.status != "unsupported" and len(passage) <= LONG_PASSAGE:  # the rules decided; no need to weigh

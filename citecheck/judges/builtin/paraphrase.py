@@ -33,7 +33,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
 from citecheck.text import sentences_with_markers
 
-__all__ = ["FEATURE_NAMES", "Alignment", "align", "features", "informativeness"]
+__all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
@@ -266,6 +266,24 @@ def _passage(passage: str, lang: str) -> tuple[_Text, list[tuple[int, int, _Text
                 weights[stem] = weight
         windows.append((a_start, b_end, _Text(a.stems + b.stems, weights, a.words | b.words, frozenset(), frozenset())))
     return whole, windows
+
+
+def excerpt(claim: str, passage: str, lang: str) -> tuple[int, int]:
+    """The part of a long passage worth reading closely for ``claim``: its best-aligned window and
+    one sentence either side (character offsets). The rules read only this part of a long page, so
+    a number or negation elsewhere on the page is not bound to the claim."""
+    best = align(claim, passage, lang)
+    _, windows = _passage(passage, lang)
+    sentences = [(a, b) for a, b, _ in windows[: _sentence_count(windows)]]
+    starts = [a for a, _ in sentences]
+    first = max(0, max((i for i, a in enumerate(starts) if a <= best.start), default=0) - 1)
+    last = min(len(sentences) - 1, max((i for i, (_, b) in enumerate(sentences) if b <= best.end), default=0) + 1)
+    return sentences[first][0], sentences[last][1]
+
+
+def _sentence_count(windows: list[tuple[int, int, _Text]]) -> int:
+    """Windows are the n sentences followed by the n - 1 pairs: n = (len + 1) / 2."""
+    return (len(windows) + 1) // 2
 
 
 def align(claim: str, passage: str, lang: str) -> Alignment:
