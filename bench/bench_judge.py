@@ -164,7 +164,7 @@ def clear_caches() -> None:
 
     builtin_module._analyse_passage.cache_clear()
     builtin_module._analyse_claim.cache_clear()
-    for cached in (paraphrase._read, paraphrase._passage, paraphrase._word, paraphrase._norm, paraphrase.informativeness):
+    for cached in (paraphrase._read, paraphrase._passage, paraphrase._passage_numbers, paraphrase._word, paraphrase._norm, paraphrase.informativeness):
         cached.cache_clear()
     # wordfreq's own lists stay loaded (a server loads each once): warm them, then time.
     paraphrase.informativeness("the", "en"), paraphrase.informativeness("jest", "pl")

@@ -208,6 +208,11 @@ def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None,
     return _Text(stems, weights, frozenset(words), frozenset(names), frozenset()), run
 
 
+@lru_cache(maxsize=1024)
+def _passage_numbers(passage: str, lang: str) -> frozenset[float]:
+    return _numbers(passage, lang)
+
+
 def _numbers(text: str, lang: str) -> frozenset[float]:
     if not any(ch.isdigit() for ch in text) and not any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split()):
         return frozenset()
@@ -234,8 +239,7 @@ class Alignment:
 @lru_cache(maxsize=1024)
 def _passage(passage: str, lang: str) -> tuple[_Text, list[tuple[int, int, _Text]]]:
     """The whole passage read once, and its windows (each sentence, each pair of adjacent ones)."""
-    whole, run = _scan(passage, lang)
-    whole.numbers = _numbers(passage, lang)
+    whole, run = _scan(passage, lang)  # its numbers are read only when a claim has some (_passage_numbers)
     sentences = [(s.start, s.end) for s in sentences_with_markers(passage) if passage[s.start : s.end].strip()]
     if not sentences:
         return whole, [(0, len(passage), whole)]
@@ -356,7 +360,7 @@ def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[lis
     claim_total = sum(c.weights.values()) or 1.0
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
-    matched = len(numbers & p.numbers) / len(numbers) if numbers else 0.0
+    matched = len(numbers & _passage_numbers(passage, lang)) / len(numbers) if numbers else 0.0
     neg_claim = _has(c.words, _NEGATION)
     neg_best = _has(w.words, _NEGATION)
     window_text = passage[best.start : best.end].lower()
