@@ -5,6 +5,8 @@ and calibrated abstention. Sentences written for these tests, in the style of th
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citecheck.judges.builtin import UNDECIDED, BuiltinJudge
 from citecheck.judges.builtin.combiner import load_combiner
@@ -114,3 +116,18 @@ def test_on_a_long_page_the_rules_read_the_part_that_is_about_the_claim() -> Non
     assert verdict.status in {"supported", "partly_supported"}  # never contradicted by the far-away 1998
     assert verdict.span is not None and verdict.span in page and "2001" in verdict.span
     assert page[verdict.span_start : verdict.span_start + len(verdict.span)] == verdict.span  # type: ignore[operator]
+
+
+_ALPHABET = "abcdefgh xyz ABC 0123456789 .,;:-–?!()£€%'\n ząłó"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(claim=st.text(alphabet=_ALPHABET, max_size=80), passage=st.text(alphabet=_ALPHABET, max_size=900))
+def test_any_text_gives_a_valid_verdict(claim: str, passage: str) -> None:
+    verdict = JUDGE.judge(claim, passage)
+    assert verdict.status in {"supported", "partly_supported", "contradicted", "unsupported", "unavailable"}
+    assert verdict.confidence in {"high", "medium", "low"} and not verdict.error
+    if verdict.span is not None:
+        assert passage[verdict.span_start : verdict.span_start + len(verdict.span)] == verdict.span  # type: ignore[operator]
+    if verdict.confidence == "low":
+        assert verdict.status == "unsupported" and verdict.span is None
