@@ -131,3 +131,10 @@ def test_any_text_gives_a_valid_verdict(claim: str, passage: str) -> None:
         assert passage[verdict.span_start : verdict.span_start + len(verdict.span)] == verdict.span  # type: ignore[operator]
     if verdict.confidence == "low":
         assert verdict.status == "unsupported" and verdict.span is None
+
+
+def test_a_contradiction_names_the_sign_an_editor_can_check() -> None:
+    verdict = JUDGE.judge("Vitamin D cures COVID-19.",
+                          "Vitamin D supplementation had no significant effect on recovery from COVID-19 in patients.")
+    if verdict.status == "contradicted":
+        assert "a finding of no effect" in verdict.rationale and verdict.span and "no significant effect" in verdict.span

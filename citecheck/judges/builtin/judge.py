@@ -29,6 +29,14 @@ BUILTIN_VERSION = "builtin-2"
 HEURISTIC_PREFIX = "[heuristic] "
 JUDGE_NAME = "builtin"
 UNDECIDED = "the built-in judge could not decide"
+# What an editor can check when the combiner says "contradicted" (one of these is always there).
+_SIGNS = (
+    ("neg_xor", "a negation on one side only"),
+    ("antonym", "an opposite word"),
+    ("null_best", "a finding of no effect"),
+    ("null_claim", "the claim denies an effect"),
+    ("num_missing", "a number of the claim is not in the passage"),
+)
 _NUM_MISSING = FEATURE_NAMES.index("num_missing")
 _WCOV = FEATURE_NAMES.index("wcov_best")
 _CONTRARY = [FEATURE_NAMES.index(name) for name in CONTRARY_FEATURES]
@@ -102,6 +110,9 @@ class BuiltinJudge:
             "partly_supported": "says part of this",
             "contradicted": "says otherwise",
         }[decision.status]
+        if decision.status == "contradicted":
+            signs = [text for name, text in _SIGNS if values[FEATURE_NAMES.index(name)]]
+            what += f" ({', '.join(signs)})"
         return self._verdict(decision.status, f"the passage {what}: {cover} ({odds})", stripped or None,
                              start, confidence=decision.confidence)
 
