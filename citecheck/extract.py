@@ -472,13 +472,47 @@ def _walk_body(body: _Element, outline: _Outline, source_anchors: dict[str, list
                 outline.block(text)
 
 
+# libxml2's HTML parser stops reading (silently) at this nesting depth.
+PARSER_MAX_DEPTH = 255
+
+
+def _parser_out_of_memory() -> bool:
+    """Whether trafilatura's HTML parser gave up for lack of memory (it then returns no tree)."""
+    from trafilatura import utils
+
+    parser = getattr(utils, "HTML_PARSER", None)
+    log = getattr(parser, "error_log", None) or []
+    return any("NO_MEMORY" in str(entry.type_name) for entry in log)
+
+
+def _depth_reached(tree: HtmlElement) -> bool:
+    """Whether the parse stopped at the parser's depth limit (the rest of the page is lost)."""
+    from lxml import etree
+
+    depth = 0
+    for event, _ in etree.iterwalk(tree, events=("start", "end")):
+        depth += 1 if event == "start" else -1
+        if depth >= PARSER_MAX_DEPTH:
+            return True
+    return False
+
+
 def _extract_html(body: bytes | str, url: str | None, max_chars: int) -> ExtractionResult:
     from trafilatura import bare_extraction
     from trafilatura.utils import load_html
 
     tree = load_html(body)
     if tree is None:
+        if _parser_out_of_memory():
+            raise MemoryError("the HTML parser could not allocate memory")
         return ExtractionResult(status=ExtractionStatus.EMPTY, kind=ContentKind.HTML)
+    if _depth_reached(tree):
+        return ExtractionResult(
+            status=ExtractionStatus.ERROR,
+            kind=ContentKind.HTML,
+            error=f"the page nests its elements {PARSER_MAX_DEPTH} or more levels deep, beyond what the HTML parser "
+            "reads; its content could not be extracted",
+        )
     source_anchors = _source_anchors(tree)
     title = _html_title(tree)
     # bare_extraction works on its own copy of the tree, so ours stays intact for the date.
@@ -641,9 +675,30 @@ def _extract(body: bytes | str, content_type: str, url: str | None, max_chars: i
     return _extract_html(body, url, max_chars)
 
 
-def _child_main(connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int) -> None:
+def _limit_memory(extra_mb: int) -> None:
+    """Let this (child) process grow by at most `extra_mb` MB of address space beyond its size now."""
+    import resource
+
     try:
+        with open("/proc/self/statm") as statm:
+            current = int(statm.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        current = 0
+    limit = current + extra_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _child_main(
+    connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int, memory_limit_mb: int | None = None
+) -> None:
+    try:
+        if memory_limit_mb:
+            _limit_memory(memory_limit_mb)
         result = _extract(body, content_type, url, max_chars)
+    except MemoryError:
+        result = ExtractionResult(
+            status=ExtractionStatus.ERROR, error=f"the extraction ran out of memory (limit {memory_limit_mb} MB)"
+        )
     except Exception as exc:  # reported to the parent as a result, not lost with the child
         result = ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}")
     connection.send(result)
@@ -651,7 +706,8 @@ def _child_main(connection: Connection, body: bytes | str, content_type: str, ur
 
 
 def _extract_with_deadline(
-    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float
+    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
+    memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
     # fork: the child inherits the loaded modules and starts in milliseconds; spawn where fork is missing.
     context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext
@@ -660,7 +716,7 @@ def _extract_with_deadline(
     else:
         context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars), daemon=True)
+    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars, memory_limit_mb), daemon=True)
     child.start()
     sender.close()
     try:
@@ -669,8 +725,9 @@ def _extract_with_deadline(
                 result: ExtractionResult = receiver.recv()
             except EOFError:
                 child.join()
+                why = " (out of memory?)" if memory_limit_mb else ""
                 return ExtractionResult(
-                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode})"
+                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode}){why}"
                 )
             child.join()
             return result
@@ -695,18 +752,20 @@ def extract_passages(
     url: str | None = None,
     max_chars: int = DEFAULT_MAX_CHARS,
     deadline_seconds: float | None = None,
+    memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
     """Passages of a fetched page (see the module docstring for their shape).
 
     ``content_type`` is the response's Content-Type header (parameters such as ``charset``
     allowed). ``url`` helps date detection only; nothing is fetched. With ``deadline_seconds``
-    the work runs in a child process and gives ``extraction_timeout`` when it takes longer.
+    the work runs in a child process and gives ``extraction_timeout`` when it takes longer; with
+    ``memory_limit_mb`` (needs ``deadline_seconds``) the child may grow by at most that much.
     Never raises for bad content: problems come back as a status with ``error`` set.
     """
     if max_chars < 1:
         raise ValueError("max_chars must be at least 1")
     if deadline_seconds is not None:
-        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds)
+        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds, memory_limit_mb)
     try:
         return _extract(body, content_type, url, max_chars)
     except Exception as exc:  # a page that breaks a parser is the page's problem: report it

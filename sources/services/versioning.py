@@ -73,6 +73,7 @@ def version_extract(*, version_id: int) -> SourceVersion | None:
         url=version.source.canonical_url,
         max_chars=settings.CITECHECK_PASSAGE_MAX_CHARS,
         deadline_seconds=settings.CITECHECK_EXTRACT_DEADLINE,
+        memory_limit_mb=settings.CITECHECK_EXTRACT_MEMORY_MB or None,
     )
     status = result.status if result.status in ExtractionStatus.values else ExtractionStatus.ERROR
     with transaction.atomic():
