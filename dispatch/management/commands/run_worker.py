@@ -52,6 +52,11 @@ class Command(BaseCommand):
         if not options["no_scheduler"]:
             threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()
         names = tuple(n.strip() for n in options["queues"].split(",") if n.strip())
+        if "extract" in names:
+            # Loaded once here, inherited by every forked work-horse and extraction child.
+            from citecheck.extract import warm_up
+
+            warm_up()
         while True:
             worker = make_worker(names=names, fork=not options["no_fork"])
             try:
