@@ -170,6 +170,7 @@ def app_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str
         REDIS_URL=redis_url,
         CITECHECK_FETCH_ALLOW_NETWORKS="127.0.0.0/8",
         DJANGO_SETTINGS_MODULE="citecheck_site.settings",
+        CITECHECK_PLAIN_STATIC="true",  # no collectstatic for throwaway instances
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)
