@@ -127,6 +127,14 @@ class PgCluster:
         bindir = _pg_bin()
         if bindir is None or shutil.which("runuser") is None:
             pytest.skip("needs PostgreSQL server binaries (/usr/lib/postgresql/*/bin) and runuser")
+        try:
+            import pwd
+
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("needs a `postgres` system user to run a throwaway PostgreSQL cluster")
+        if os.geteuid() != 0:
+            pytest.skip("a throwaway PostgreSQL cluster is started with runuser, which needs root")
         self.bin = bindir
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="cc-fault-pg-"))
