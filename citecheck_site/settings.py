@@ -239,6 +239,8 @@ CITECHECK_FRESHNESS_DAYS = {
 # --- Extraction ---
 CITECHECK_PASSAGE_MAX_CHARS = env_int("CITECHECK_PASSAGE_MAX_CHARS", 1200)
 CITECHECK_EXTRACT_DEADLINE = env_float("CITECHECK_EXTRACT_DEADLINE", 60.0)
+# How much memory one extraction may take (MB beyond the worker's own); over it: a recorded error.
+CITECHECK_EXTRACT_MEMORY_MB = env_int("CITECHECK_EXTRACT_MEMORY_MB", 1024)
 
 # --- Judges ---
 CITECHECK_JUDGE = os.environ.get("CITECHECK_JUDGE", "builtin")
