@@ -305,16 +305,17 @@ class LLMJudge:
             reply = self._complete(messages, "verdict", _VERDICT_SCHEMA)
         except _Unavailable as exc:
             tokens = getattr(exc, "tokens", (0, 0))
-            return self._unavailable(str(exc), tokens)
+            return replace(self._unavailable(str(exc), tokens), error=str(exc))  # the judge failed: never a verdict
         data = reply.data
         status = data.get("status")
         span = data.get("span")
         rationale = data.get("rationale")
         tokens = (reply.prompt_tokens, reply.completion_tokens)
         if status not in STATUSES:
-            return self._unavailable(f"the model answered an invalid status {status!r}", tokens)
+            reason = f"the model answered an invalid status {status!r}"
+            return replace(self._unavailable(reason, tokens), error=reason)
         if span is not None and not isinstance(span, str):
-            return self._unavailable("the model's span is not a string", tokens)
+            return replace(self._unavailable("the model's span is not a string", tokens), error="the model's span is not a string")
         if not isinstance(rationale, str):
             rationale = ""
         if isinstance(span, str):

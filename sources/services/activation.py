@@ -205,6 +205,10 @@ def version_activate(*, actor: Actor, version_id: int, reason: str = "", action:
             actor=actor, action=action, obj=version,
             from_state=f"v{previous.number}" if previous else "", to_state=f"v{version.number}", reason=reason,
         )
+        from claims.services import claims_reverify_for_activation
+
+        claims_reverify_for_activation(version_id=version.pk, previous_version_id=previous.pk if previous else None,
+                                       reason=f"{source} v{version.number} {'rolled back to' if action == 'version_rollback' else 'activated'}")
     logger.info("version.activated", extra={"version_id": version.pk, "source_id": version.source_id})
     return version
 
