@@ -141,6 +141,8 @@ def judge_breaker_admit(*, endpoint: str) -> tuple[bool, float]:
         if after != _breaker(row):
             _store(row, after)
             row.save(update_fields=["state", "consecutive_failures", "opened_count", "retry_at"])
+    if not allowed and row.state == CircuitState.HALF_OPEN:
+        wait = min(wait, settings.CITECHECK_JUDGE_BREAKER_OPEN_SECONDS)  # a trial call is in flight: look again soon
     return allowed, wait
 
 
