@@ -24,6 +24,7 @@ __all__ = [
     "PLACEHOLDERS",
     "answer_wording",
     "claim_topic",
+    "default_rows",
     "correction_phrase",
     "render",
     "short_document",
@@ -95,6 +96,11 @@ _SAYS = {"en": "says", "pl": "podaje", "lt": "nurodo"}
 Lookup = Callable[[str, str, str], str | None]
 
 
+def default_rows() -> list[tuple[str, str, str, str]]:
+    """(key, language, mode, text) of every default template: what the data migration seeds."""
+    return [(key, language, mode, text) for (language, mode), texts in DEFAULT_TEMPLATES.items() for key, text in texts.items()]
+
+
 def validate_template(text: str) -> list[str]:
     """Problems that make a template unusable (empty list = fine)."""
     if not text.strip():
@@ -150,7 +156,8 @@ def _template(key: str, language: str, mode: str, lookup: Lookup | None) -> str:
 _VERBS = {
     "en": r"is|are|was|were|costs?|takes?|has|have|carr(?:y|ies)|can|cannot|can't|may|must|will|won't|does|do|doesn't"
           r"|don't|needs?|requires?|includes?|offers?|ships?|arrives?|opens?|closes?|runs?|gets?|pays?|weighs?|lasts?"
-          r"|peaked|hit|rose|fell|grew|covers?|applies|apply",
+          r"|peaked|hit|rose|fell|grew|covers?|applies|apply|reach(?:es)?|sells?|starts?|ends?|works?|supports?|contains?"
+          r"|allows?|accepts?|delivers?|charges?|provides?",
     "pl": r"jest|są|kosztuje|kosztują|trwa|trwają|ma|mają|można|wynosi|wynoszą|obejmuje|wymaga",
     "lt": r"yra|kainuoja|trunka|turi|galima|apima|reikia",
 }
@@ -233,7 +240,8 @@ def answer_wording(state: str, claims: Sequence[Mapping[str, Any]], *, language:
     contact = contact or _DEFAULT_CONTACT[lang]
 
     def say(key: str, **values: str) -> str:
-        return render(_template(key, lang, mode, lookup), values | {"contact": contact})
+        text = render(_template(key, lang, mode, lookup), values | {"contact": contact})
+        return text[:1].upper() + text[1:]
 
     def topics(items: Sequence[Mapping[str, Any]]) -> str:
         names: list[str] = []

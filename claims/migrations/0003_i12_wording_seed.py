@@ -9,12 +9,11 @@ OLD_CLAIM_STATES = {"verified": "supported", "unverified": "no_evidence"}
 def forward(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
 
-    from citecheck.wording import DEFAULT_TEMPLATES
+    from citecheck.wording import default_rows
 
     template_model = apps.get_model("claims", "WordingTemplate")
-    for (language, mode), texts in DEFAULT_TEMPLATES.items():
-        for key, text in texts.items():
-            template_model.objects.get_or_create(key=key, language=language, mode=mode, defaults={"text": text})
+    for key, language, mode, text in default_rows():
+        template_model.objects.get_or_create(key=key, language=language, mode=mode, defaults={"text": text})
     claim_model = apps.get_model("claims", "Claim")
     for old, new in OLD_CLAIM_STATES.items():
         claim_model.objects.filter(state=old).update(state=new)

@@ -24,7 +24,7 @@ from claims.services.reverify import (
     reverification_flag,
 )
 from claims.services.verify import answer_verify, evidence_now
-from claims.services.wording import wording_template_update
+from claims.services.wording import wording_template_update, wording_templates_seed
 
 __all__ = [
     "JudgeFailure",
@@ -46,4 +46,5 @@ __all__ = [
     "reverification_flag",
     "verification_mode_resolve",
     "wording_template_update",
+    "wording_templates_seed",
 ]

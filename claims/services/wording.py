@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from citecheck.errors import InvalidInput, NotFound
-from citecheck.wording import validate_template
+from citecheck.wording import default_rows, validate_template
 from claims.models import WordingTemplate
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 
@@ -26,3 +26,13 @@ def wording_template_update(*, actor: Actor, template_id: int, text: str) -> Wor
         template.save(update_fields=["text", "updated_by", "updated_at"])
         audit_record(actor=actor, action="wording_template_update", obj=template, data={"before": before, "after": template.text})
     return template
+
+
+def wording_templates_seed() -> int:
+    """Create the default template of every state and language that has none (idempotent;
+    editors' texts are kept). Returns how many were created."""
+    created = 0
+    with transaction.atomic():
+        for key, language, mode, text in default_rows():
+            created += WordingTemplate.objects.get_or_create(key=key, language=language, mode=mode, defaults={"text": text})[1]
+    return created

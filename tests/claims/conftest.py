@@ -43,3 +43,14 @@ def passage(source: Source, heading: str) -> PassageVersion:
     """The passage version of `heading` in the source's active version."""
     return PassageVersion.objects.get(passage__source=source, passage__heading_path=heading,
                                       memberships__source_version__is_active=True)
+
+
+@pytest.fixture
+def two_demo_shops() -> Iterator[list[tuple[str, DemoShop]]]:
+    """The demo shop on two loopback addresses: two independent registrable "domains"."""
+    servers = [serve(host, 0) for host in ("127.0.0.1", "127.0.0.2")]
+    with override_settings(CITECHECK_FETCH_ALLOW_NETWORKS=["127.0.0.0/8"]):
+        yield [(f"http://{s.server_address[0]}:{s.server_address[1]}", shop) for s, shop in servers]
+    for server, _ in servers:
+        server.shutdown()
+        server.server_close()
