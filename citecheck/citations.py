@@ -240,7 +240,6 @@ class CitationReport:
             "shape": self.shape.value,
             "source_count": self.source_count,
             "citations": [check.to_json() for check in checks],
-            "quotes": [check.to_json() for check in self.text_quotes],
             "invalid_source_numbers": list(self.invalid_source_numbers),
             "uncited_sentences": [sentence.text for sentence in self.uncited_sentences],
             "unreferenced_sources": list(self.unreferenced_sources),
@@ -249,6 +248,7 @@ class CitationReport:
             "no_citations": self.no_citations,
             "prompt_tokens": self.prompt_tokens,
             "warnings": list(self.warnings),
+            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer (issue 12)
         }
 
 

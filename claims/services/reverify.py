@@ -67,7 +67,8 @@ def claims_reverify_for_activation(*, version_id: int, previous_version_id: int 
         from sources.models import SourceVersion
 
         source_id = SourceVersion.objects.filter(pk=version_id).values_list("source_id", flat=True).first()
-        touched |= set(Passage.objects.filter(source_id=source_id).values_list("pk", flat=True))
+        if source_id is not None:
+            touched |= set(Passage.objects.filter(source_id=source_id).values_list("pk", flat=True))
     return claims_reverify_for_passages(passage_ids=touched, reason=reason)
 
 

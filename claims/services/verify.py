@@ -46,7 +46,7 @@ def _page_date(text: str) -> date | None:
         return None
 
 
-def _record(pv: PassageVersion, usability: str, verdict: Judgement | JudgeFailure | None, tiers: dict[str, int], cited: PassageVersion) -> Any:
+def _record(pv: PassageVersion, usability: str, verdict: Judgement | JudgeFailure | None, tiers: dict[str, int]) -> Any:
     from citecheck.verification import EvidenceRecord
     from citecheck.wording import short_document
     from sources.selectors import safe_link
@@ -122,7 +122,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
                 verdict = judgement_get(claim_text=claim.text, passage_version=pv, judge=judge)
                 if isinstance(verdict, JudgeFailure):
                     failures.append(verdict)
-            records.append(_record(pv, usability, verdict, tiers, sent[pk]))
+            records.append(_record(pv, usability, verdict, tiers))
             evidence.append({"cited_passage_version": pk, "judged_passage_version": pv.pk, "usability": usability,
                              "fingerprint": pv.fingerprint, "judgement": verdict.pk if isinstance(verdict, Judgement) else None,
                              "error": verdict.error if isinstance(verdict, JudgeFailure) else ""})
