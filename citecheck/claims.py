@@ -163,7 +163,12 @@ _VERB = (r"is|are|was|were|costs?|takes?|has|have|carr(?:y|ies)|can|cannot|may|m
          r"|applies|apply|accepts?|delivers?|charges?|comes?|provides?")
 _VERB_RE = re.compile(rf"\b(?:{_VERB})\b", re.IGNORECASE)
 _COPULAS = {"is", "are", "was", "were"}
-_AND_RE = re.compile(r",?\s+(?:and|oraz)\s+", re.IGNORECASE)
+_AND_RE = re.compile(
+    r",?\s+(?:and|oraz)\s+"
+    rf"|,\s+(?=(?:you|we|it|they|the|all|our|your|its|this|these|every|each|{_VERB})\b)",  # ", you may return ..."
+    re.IGNORECASE,
+)
+_SUBORDINATE_RE = re.compile(r"^(?:if|when|unless|although|because|once|after|before|while|provided|as long as|where)\b", re.IGNORECASE)
 _PREDICATE_WORDS = {"free", "available", "open", "closed", "required", "included", "possible", "valid",
                     "non-refundable", "refundable", "optional", "mandatory", "unavailable", "allowed"}
 _RANGE_WORDS = {"between", "from", "both"}
@@ -191,6 +196,8 @@ def _split_on_and(part: str) -> list[str]:
         before = part[: match.start()].split()
         if not words or words[0][:1].isdigit() or (before and before[-2:-1] and before[-2].lower() in _RANGE_WORDS):
             continue
+        if match.group(0).strip() == "," and _SUBORDINATE_RE.match(part):
+            continue  # "If it is faulty, it is repaired": the condition belongs to the claim
         if _VERB_RE.match(right):  # "... and costs £9.95": same subject
             candidate = f"{subject} {right}"
         elif _VERB_RE.search(" ".join(words[:4])) and words[0].lower() not in _COPULAS:  # "... and returns are free"

@@ -4,6 +4,8 @@ quotes of text answers, and ask for verification; "verify again"."""
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -56,6 +58,26 @@ def claims_split(sentence: str) -> list[str]:
     return [sentence]
 
 
+def _atomic_claims(claim: Any) -> list[tuple[str, tuple[int, ...]]]:
+    """(text, citation numbers) of each atomic claim of one extracted sentence. With the rules,
+    the sentence is split with its markers in place, so "£149 [3], returns within 30 days [1]"
+    gives each part its own source; a part without a marker keeps the sentence's sources."""
+    from citecheck.claims import split_compound, strip_citation_markers
+
+    if not claim.needs_evidence:
+        return [(claim.text, claim.citations)]
+    if settings.CITECHECK_CLAIM_SPLITTER != "rules":
+        return [(text, claim.citations) for text in claims_split(claim.text)]
+    pieces = split_compound(claim.original)
+    if len(pieces) < 2:
+        return [(claim.text, claim.citations)]
+    atomic = []
+    for piece in pieces:
+        text, numbers = strip_citation_markers(piece)
+        atomic.append((re.sub(r"([.!?])\.$", r"\1", text), numbers or claim.citations))
+    return atomic
+
+
 def answer_submit(
     *,
     actor: Actor,
@@ -85,8 +107,8 @@ def answer_submit(
     except checker.InputError as exc:
         raise InvalidInput(f"{exc.field}: {exc.reason}", field="answer") from exc
     extracted = extract_claims(parsed.answer_text)
-    # Sentence -> its atomic parts (computed before the transaction: an LLM splitter may be slow).
-    parts = {c.index: (claims_split(c.text) if c.needs_evidence else [c.text]) for c in extracted}
+    # Sentence -> its atomic parts with their citation numbers (before the transaction: an LLM splitter may be slow).
+    parts = {c.index: _atomic_claims(c) for c in extracted}
     quotes = _text_quotes(parsed, [found[i] for i in passage_version_ids]) if not parsed.citations else {}
     with transaction.atomic():
         answer = Answer.objects.create(
@@ -96,9 +118,11 @@ def answer_submit(
         )
         rows: list[Claim] = []
         of_sentence: dict[int, list[int]] = {}
+        numbers_of: dict[int, tuple[int, ...]] = {}
         for c in extracted:
-            for text in parts[c.index]:
+            for text, numbers in parts[c.index]:
                 of_sentence.setdefault(c.index, []).append(len(rows))
+                numbers_of[len(rows)] = numbers
                 rows.append(Claim(answer=answer, text=text, text_hash=claim_hash(text), position=len(rows),
                                   needs_citation=c.needs_evidence, sentence=c.text if len(parts[c.index]) > 1 else ""))
         Claim.objects.bulk_create(rows)
@@ -113,7 +137,7 @@ def answer_submit(
         else:
             for c in extracted:
                 for position in of_sentence[c.index]:
-                    for number in c.citations:
+                    for number in numbers_of[position]:
                         quote, result = quotes.get((c.start, number), ("", ""))
                         citation = _citation(claims[position], number, passage_version_ids, found, quote)
                         citation.quote_result = result

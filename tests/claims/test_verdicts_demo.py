@@ -29,7 +29,18 @@ def test_demo_contradicted_then_supported_after_v3_then_reopened_by_rollback(dem
     sent = [passage(returns, "Returns policy > Return window").pk, passage(warranty, "Warranty > What the warranty covers").pk,
             passage(prices, "Price list > Tents").pk]
     answer = answer_submit(actor=editor, raw_response=ANSWER, passage_version_ids=sent, question="Tell me about the Ridge 2 tent")
+    one_sentence = answer_submit(actor=editor, passage_version_ids=sent, raw_response=(
+        "The Ridge 2 tent costs £149 [3], you may return any item within 30 days of delivery [1] and tents carry a "
+        "24-month warranty [2]. Returns are free worldwide [1]."))
     run_jobs()
+    parts = {c.text: (c.state, [x.source_number for x in c.citations.all()]) for c in one_sentence.claims.all()}
+    assert parts == {"The Ridge 2 tent costs £149.": ("contradicted", [3]),
+                     "You may return any item within 30 days of delivery.": ("supported", [1]),
+                     "Tents carry a 24-month warranty.": ("supported", [2]),
+                     "Returns are free worldwide.": ("no_evidence", [1])}, "each part of the compound sentence keeps its own source"
+    one_sentence.refresh_from_db()
+    assert one_sentence.state == AnswerState.CONTRADICTED
+    assert one_sentence.state_wording == "The approved price list says the Ridge 2 tent costs £169 (Price list — Tents)."
     answer.refresh_from_db()
     assert answer.verification_mode == "knowledge_base"
     assert answer.state == AnswerState.CONTRADICTED
@@ -52,7 +63,7 @@ def test_demo_contradicted_then_supported_after_v3_then_reopened_by_rollback(dem
     answer.refresh_from_db()
     assert answer.state == AnswerState.SUPPORTED, answer.report["claims"]
     assert answer.claims.get(text="The Ridge 2 tent costs £149.").state == ClaimState.SUPPORTED
-    assert Judgement.objects.count() == judged + 1, "only the touched claim was judged again"
+    assert Judgement.objects.count() == judged + 1, "only the touched claim was judged again (once for both answers)"
     change = VerificationChange.objects.filter(answer=answer, reason__contains="activated").first()
     assert change is not None and change.to_state == AnswerState.SUPPORTED and change.verified_at is not None
     assert answer_verification(answer_id=answer.pk)["changes"][0]["to_state"] == "supported"
