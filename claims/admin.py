@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from citecheck.errors import ServiceError
 from citecheck.wording import PLACEHOLDERS, validate_template
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
-from claims.services import answer_verify_again, wording_template_update
+from claims.services import answer_mode_set, answer_verify_again, wording_template_update
 
 
 def _quality(entry: dict[str, Any]) -> str:
@@ -86,7 +86,7 @@ class AnswerAdmin(admin.ModelAdmin):
     readonly_fields = ("question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
     inlines = [ClaimInline, ChangeInline]
-    actions = ["verify_again"]
+    actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
@@ -130,6 +130,25 @@ class AnswerAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 messages.error(request, exc.message)
         messages.success(request, f"Verification queued for {done} answer(s): claims whose judgement is missing or failed are asked again.")
+
+
+    def _set_mode(self, request: HttpRequest, queryset: QuerySet[Answer], mode: str) -> None:
+        done = 0
+        for answer in queryset:
+            try:
+                answer_mode_set(actor=request.user, answer_id=answer.pk, mode=mode)
+                done += 1
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+        messages.success(request, f"{done} answer(s) will be verified in {mode} mode.")
+
+    @admin.action(description="Verify in knowledge-base mode (one approved primary source)")
+    def verify_as_knowledge_base(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "knowledge_base")
+
+    @admin.action(description="Verify in research mode (two independent sources)")
+    def verify_as_research(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "research")
 
 
 class WordingTemplateForm(forms.ModelForm):

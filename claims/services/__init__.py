@@ -2,6 +2,7 @@
 breaker), verification, re-verification when evidence moves, wording templates."""
 
 from claims.services.answers import (
+    answer_mode_set,
     answer_submit,
     answer_verify_again,
     answer_verify_request,
@@ -28,6 +29,7 @@ from claims.services.wording import wording_template_update, wording_templates_s
 
 __all__ = [
     "JudgeFailure",
+    "answer_mode_set",
     "answer_submit",
     "answer_verify",
     "answer_verify_again",

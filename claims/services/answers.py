@@ -192,3 +192,22 @@ def answer_verify_again(*, actor: Actor, answer_id: int) -> Answer:
         audit_record(actor=actor, action="answer_verify_again", obj=answer)
         answer_verify_request(answer=answer, now=True)
     return answer
+
+
+def answer_mode_set(*, actor: Actor, answer_id: int, mode: str) -> Answer:
+    """Verify an answer in another mode from now on (the desk's override), and queue it."""
+    from citecheck.errors import NotFound
+
+    answer = Answer.objects.filter(pk=answer_id).first()
+    if answer is None:
+        raise NotFound(f"no answer {answer_id}")
+    permission_require(actor=actor, perm="claims.change_answer", action="answer_mode_set", obj=answer)
+    chosen = verification_mode_resolve(mode)
+    with transaction.atomic():
+        before = answer.verification_mode
+        Answer.objects.filter(pk=answer.pk).update(verification_mode=chosen)
+        answer.verification_mode = chosen
+        VerificationChange.objects.create(answer=answer, reason=f"verification mode {before} → {chosen}", from_state=answer.state)
+        audit_record(actor=actor, action="answer_mode_set", obj=answer, from_state=before, to_state=chosen)
+        answer_verify_request(answer=answer, now=True)
+    return answer

@@ -83,7 +83,7 @@ def test_knowledge_base_states_and_wording(two_demo_shops, editor, approver, run
     assert "Only explanatory material covers the Northwind app (App requirements — Phones)" in explanation.state_wording
 
 
-def test_research_mode_states_and_report(two_demo_shops, editor, approver, run_jobs):
+def test_research_mode_states_and_report(two_demo_shops, client, editor, approver, run_jobs):
     (base, _), (other, _) = two_demo_shops
     a = register_active(base + "/delivery", editor, approver, run_jobs, title="Delivery terms")
     b = register_active(other + "/delivery", editor, approver, run_jobs, title="Courier guide", priority="supplementary")
@@ -107,6 +107,15 @@ def test_research_mode_states_and_report(two_demo_shops, editor, approver, run_j
     assert single.state == AnswerState.PARTLY_SUPPORTED
     gaps = single.report["card"]["gaps"]
     assert gaps and "independent source" in gaps[0]["follow_up"] and gaps[0]["queries"]
+
+    # The desk switches the answer to the knowledge-base rule: one approved primary source is enough.
+    client.force_login(editor)
+    response = client.post("/admin/claims/answer/", {"action": "verify_as_knowledge_base", "_selected_action": [single.pk]})
+    assert response.status_code == 302
+    run_jobs()
+    assert _claims(single) == {"Express delivery takes 1 to 2 working days.": "supported"}
+    assert single.verification_mode == "knowledge_base" and single.state == AnswerState.SUPPORTED
+    assert single.changes.first().reason == "verification mode research → knowledge_base"
 
     assert _claims(refuted) == {"Express delivery costs £4.95.": "contradicted"}
     assert refuted.state_wording == "Delivery terms says express delivery costs £9.95 (Delivery terms — Express delivery)."

@@ -36,4 +36,4 @@ class Command(BaseCommand):
         if card:
             self.stdout.write(f"verification rate: {card.get('verification_rate_display')} ({card.get('rule')})")
             for gap in card.get("gaps", []):
-                self.stdout.write(f"  gap: {gap}")
+                self.stdout.write(f"  gap: {gap['claim']} — {gap.get('follow_up', '')}; try: {'; '.join(gap.get('queries', []))}")
