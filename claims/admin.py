@@ -101,8 +101,8 @@ class AnswerAdmin(admin.ModelAdmin):
                              obj.get_verification_mode_display(), card.get("rule", ""))]
         retry = report.get("retry")
         if retry:
-            parts.append(format_html("<p>Verification pending: {} judge call(s) failed ({}); it runs again by itself in about {} s.</p>",
-                                     retry.get("failures", 0), retry.get("error", ""), round(retry.get("retry_in", 0))))
+            parts.append(format_html("<p>Verification pending: {} ({} judge call(s) failed); it runs again by itself in about {} s.</p>",
+                                     retry.get("error", ""), retry.get("failures", 0), round(retry.get("retry_in", 0))))
         parts.extend(_claim_block(claim) for claim in report.get("claims", []))
         if card:
             parts.append(format_html(

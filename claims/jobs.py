@@ -16,4 +16,4 @@ def verify_answer(answer_id: int) -> None:
     answer = answer_verify(answer_id=answer_id)
     retry = (answer.report or {}).get("retry") if answer is not None else None
     if retry:
-        raise RetryLater(float(retry["retry_in"]), f"judge unavailable ({retry['failures']} call(s) failed: {retry['error'][:200]}); verification pending")
+        raise RetryLater(float(retry["retry_in"]), f"verification pending: {retry['error'][:200]} ({retry['failures']} judge call(s) failed)")

@@ -93,6 +93,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
     from citecheck import verification, wording
     from sources.models import DomainPolicy
 
+    started = timezone.now()
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None:
         logger.info("verify.gone", extra={"answer_id": answer_id})
@@ -151,8 +152,11 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
 
         Citation.objects.filter(claim__answer=answer).update(needs_reverification=False)
         verified_at = timezone.now()
-        changes = list(VerificationChange.objects.filter(answer=answer, verified_at__isnull=True))
+        changes = list(VerificationChange.objects.filter(answer=answer, verified_at__isnull=True, requested_at__lte=started))
         VerificationChange.objects.filter(pk__in=[c.pk for c in changes]).update(verified_at=verified_at, to_state=state.state)
+        if retry is None and VerificationChange.objects.filter(answer=answer, verified_at__isnull=True).exists():
+            # Evidence moved while this run was judging (its request was folded into this one): run again.
+            retry = {"failures": 0, "attempt": current_attempt(), "retry_in": 1.0, "error": "the evidence moved during the verification"}
         answer.state = state.state
         answer.state_wording = text
         answer.report = {
@@ -170,7 +174,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
                          "requested_at": c.requested_at.isoformat(), "verified_at": verified_at.isoformat()}
                         for c in changes] + list((answer.report or {}).get("changes", []))[:20],
         }
-        answer.needs_reverification = False
+        answer.needs_reverification = bool(retry)
         answer.verified_at = verified_at
         answer.save(update_fields=["state", "state_wording", "report", "needs_reverification", "verified_at"])
         if before != answer.state:

@@ -202,3 +202,37 @@ def test_seed_004_point_4_a_missing_page_gives_the_expected_state(editor, approv
     answer.refresh_from_db()
     assert answer.claims.get().state == ClaimState.UNAVAILABLE
     assert answer.state == AnswerState.PENDING and "the page is missing" in answer.state_wording
+
+
+class _MovingEvidenceJudge:
+    """A pluggable judge (the Judge protocol) that lets the evidence move while it judges: an
+    editor blocks the passage between the judge's answer and the end of the verification."""
+
+    def __init__(self, passage_id: int) -> None:
+        from citecheck.judges.builtin import BuiltinJudge
+
+        self.inner = BuiltinJudge()
+        self.name, self.model, self.prompt_version = "builtin", self.inner.model, self.inner.prompt_version
+        self.passage_id = passage_id
+
+    def judge(self, claim: str, passage: str):  # type: ignore[no-untyped-def]
+        from claims.services import claims_reverify_for_passages
+
+        claims_reverify_for_passages(passage_ids=[self.passage_id], reason="the passage changed while judging")
+        return self.inner.judge(claim, passage)
+
+
+def test_evidence_moving_during_a_verification_runs_it_again(demo_shop, editor, approver, run_jobs):
+    from claims.services import answer_verify
+
+    base, _ = demo_shop
+    returns = register_active(base + "/returns", editor, approver, run_jobs, title="Returns policy")
+    window = passage(returns, "Returns policy > Return window")
+    answer = answer_submit(actor=editor, raw_response="You may return any item within 30 days of delivery [1].", passage_version_ids=[window.pk])
+    verified = answer_verify(answer_id=answer.pk, judge=_MovingEvidenceJudge(window.passage_id))  # type: ignore[arg-type]
+    assert verified is not None and verified.needs_reverification
+    assert verified.report["retry"]["error"] == "the evidence moved during the verification"
+    run_jobs()
+    answer.refresh_from_db()
+    assert answer.state == AnswerState.SUPPORTED and not answer.needs_reverification
+    assert not answer.changes.filter(verified_at__isnull=True).exists()
