@@ -21,8 +21,9 @@ logger = logging.getLogger(__name__)
 
 
 def judge_config(name: str) -> dict[str, Any]:
-    if name in ("openai", "llm"):
+    if name in ("openai", "llm", "cascade"):
         return {
+            "cascade": settings.CITECHECK_JUDGE_CASCADE,
             "base_url": settings.OPENAI_BASE_URL or None,
             "api_key": settings.OPENAI_API_KEY or "not-needed",
             "model": settings.CITECHECK_JUDGE_MODEL,
@@ -46,9 +47,11 @@ def configured_judge(name: str | None = None) -> Judge:
 
 
 def judge_endpoint(judge: Judge) -> str:
-    """The breaker's key: the judge's endpoint URL ("" for judges with no endpoint, e.g. builtin)."""
-    base_url = getattr(judge, "base_url", "") or ""
-    return f"{judge.name} {base_url.rstrip('/').lower()}" if base_url else ""
+    """The breaker's key: the judge's endpoint URL ("" for judges with no endpoint, e.g. builtin).
+    A cascade judge is keyed by the endpoint of its LLM stage."""
+    remote = getattr(judge, "second", judge)
+    base_url = getattr(remote, "base_url", "") or ""
+    return f"{remote.name} {base_url.rstrip('/').lower()}" if base_url else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +88,13 @@ def judgement_get(*, claim_text: str, passage_version: PassageVersion, judge: Ju
     if endpoint:
         allowed, wait = judge_breaker_admit(endpoint=endpoint)
         if not allowed:
-            return JudgeFailure(judge=judge.name, error=f"the judge endpoint is paused after repeated failures (circuit open, retry in {wait:.0f} s)",
-                                retry_in=wait, rationale="circuit open")
+            # A cascade's built-in stage still answers what it is sure of; only the LLM stage waits.
+            first = getattr(judge, "first", None)
+            local = first.judge(claim_text, passage_version.text) if first is not None else None
+            if local is None or local.confidence == "low" or local.error:
+                return JudgeFailure(judge=judge.name, error=f"the judge endpoint is paused after repeated failures (circuit open, retry in {wait:.0f} s)",
+                                    retry_in=wait, rationale="circuit open")
+            return _store_verdict(key, claim_text, passage_version, local)
     verdict = judge.judge(claim_text, passage_version.text)
     error = getattr(verdict, "error", "")
     if error:
@@ -97,6 +105,10 @@ def judgement_get(*, claim_text: str, passage_version: PassageVersion, judge: Ju
         return JudgeFailure(judge=judge.name, error=str(error), retry_in=wait, rationale=str(error))
     if endpoint:
         judge_breaker_record(endpoint=endpoint, error="")
+    return _store_verdict(key, claim_text, passage_version, verdict)
+
+
+def _store_verdict(key: dict[str, str], claim_text: str, passage_version: PassageVersion, verdict: Any) -> Judgement:
     try:
         with transaction.atomic():
             return Judgement.objects.create(
