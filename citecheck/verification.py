@@ -157,6 +157,7 @@ class ClaimResult:
     pending: tuple[str, ...] = ()
     stale: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
+    needs_review: bool = False
 
     @property
     def explanation_only(self) -> bool:
@@ -174,7 +175,7 @@ class ClaimResult:
             "contradicting": list(self.contradicting), "partial": list(self.partial),
             "supplementary_only": self.supplementary_only, "explanation_only": self.explanation_only,
             "correction": self.correction, "pending": list(self.pending), "stale": list(self.stale),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "needs_review": self.needs_review,
         }
 
 
@@ -287,8 +288,8 @@ def _pending_reason(record: EvidenceRecord) -> str | None:
     if record.usability in UNUSABLE:
         reason = PENDING_REASONS[record.usability]
         return f"{reason} ({record.error})" if record.error else reason
-    if record.confidence == "low":
-        return PENDING_REASONS["unsure"]
+    if record.confidence == "low" and record.status in ("supported", "partly_supported", "contradicted"):
+        return PENDING_REASONS["unsure"]  # a guess is never a finding
     if record.status == "unavailable":
         return f"the judge could not decide: {record.rationale}" if record.rationale else "the judge could not decide"
     return None
@@ -330,6 +331,7 @@ def claim_state(claim: str, evidence: Iterable[EvidenceRecord], *, mode: str = K
     pending: list[str] = []
     stale: list[dict[str, Any]] = []
     notes: list[str] = []
+    unsure_absent = False
     for record in evidence:
         domain = registrable_domain(record.domain) if record.domain else str(record.source_id)
         quality = source_quality(tier=record.tier, page_date=record.page_date, priority=record.priority,
@@ -341,6 +343,8 @@ def claim_state(claim: str, evidence: Iterable[EvidenceRecord], *, mode: str = K
                 pending.append(why_pending)
             continue
         if record.status not in ("supported", "contradicted", "partly_supported"):
+            if record.confidence == "low" and record.status == "unsupported":
+                unsure_absent = True  # "not found" from an unsure judge: no_evidence, flagged for a person
             continue
         why_stale = _stale_reason(record, now, windows)
         if why_stale is not None:
@@ -400,8 +404,12 @@ def claim_state(claim: str, evidence: Iterable[EvidenceRecord], *, mode: str = K
         confidence = "high" if independent >= 3 else "medium" if independent == 2 else "low"
         if state in (CONFLICTING, CONTRADICTED):
             confidence = "low"
+    needs_review = PENDING_REASONS["unsure"] in pending or (unsure_absent and state == NO_EVIDENCE)
+    if unsure_absent and state == NO_EVIDENCE:
+        notes.append("the judge was unsure whether the passage states this: needs a person or the LLM judge")
     return ClaimResult(
         claim=claim, state=state, mode=mode, verified=verified, confidence=confidence, kind=kind,
+        needs_review=needs_review,
         independent_supporters=independent,
         supporting=tuple(entry[1] for entry in supporting),
         contradicting=tuple(entry[1] for entry in contradicting),
@@ -552,7 +560,7 @@ def report_card(results: Sequence[ClaimResult], *, mode: str = KNOWLEDGE_BASE,
         "contradicted": counts[CONTRADICTED],
         "conflicting": counts[CONFLICTING],
         "pending": [{"claim": r.claim, "reasons": list(r.pending)} for r in results if r.state == UNAVAILABLE],
-        "needs_review": [r.claim for r in results if PENDING_REASONS["unsure"] in r.pending],
+        "needs_review": [r.claim for r in results if r.needs_review],
         "verification_rate": round(rate, 4),
         "verification_rate_display": f"{rate * 100:.0f}%",
         "threshold": threshold,

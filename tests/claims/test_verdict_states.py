@@ -38,7 +38,8 @@ def test_knowledge_base_states_and_wording(two_demo_shops, editor, approver, run
         return answer_submit(actor=editor, raw_response=text, passage_version_ids=ids, **kwargs)  # type: ignore[arg-type]
 
     supported = submit("You may return any item within 30 days of delivery [1].", [window.pk])
-    compound = submit("You may return any item within 30 days of delivery and returns are free worldwide [1][2].", [window.pk, how.pk])
+    compound = submit("You may return any item within 30 days of delivery and a gift receipt is included with every parcel [1].", [window.pk])
+    free = submit("You may return any item within 30 days of delivery and returns are free worldwide [1][2].", [window.pk, how.pk])
     with override_settings(CITECHECK_CLAIM_SPLITTER="none"):
         whole = submit("You may return any item within 30 days and returns are free worldwide [1].", [window.pk])
     contradicted = submit("Express delivery costs £4.95 [1].", [express.pk])
@@ -51,11 +52,16 @@ def test_knowledge_base_states_and_wording(two_demo_shops, editor, approver, run
     assert supported.state == AnswerState.SUPPORTED
     assert supported.state_wording == "This is confirmed by the approved sources (Returns policy — Return window)."
 
-    assert _claims(compound) == {"You may return any item within 30 days of delivery.": "supported", "Returns are free worldwide.": "no_evidence"}
+    assert _claims(compound) == {"You may return any item within 30 days of delivery.": "supported",
+                                 "A gift receipt is included with every parcel.": "no_evidence"}
     assert compound.claims.filter(sentence__startswith="You may return any item within 30 days of delivery and").count() == 2
     assert compound.state == AnswerState.PARTLY_SUPPORTED
     assert compound.state_wording == ("The approved sources confirm You may return any item within 30 days of delivery, "
-                                      "but I can't confirm Returns are free worldwide.")
+                                      "but I can't confirm A gift receipt is included with every parcel.")
+    # "... and free worldwide": each part is judged on its own, never one verdict for the sentence.
+    parts = _claims(free)
+    assert parts["You may return any item within 30 days of delivery."] == "supported"
+    assert parts["Returns are free worldwide."] in ("no_evidence", "contradicted")  # the UK-only page refutes "worldwide"
 
     assert _claims(whole) == {"You may return any item within 30 days and returns are free worldwide.": "partly_supported"}
     assert whole.state == AnswerState.PARTLY_SUPPORTED
@@ -148,9 +154,9 @@ def test_wording_in_polish_and_lithuanian_and_edited_by_an_editor(demo_shop, cli
     assert bad.status_code == 200 and "unknown placeholder" in bad.content.decode()
     good = client.post(url, {"text": "Sorry, our approved pages say nothing about {topic}. <b>Ask us</b>."})
     assert good.status_code == 302
-    answer = answer_submit(actor=editor, raw_response="Shipping to Norway is free [1].", passage_version_ids=[express.pk])
+    answer = answer_submit(actor=editor, raw_response="The museum café opens at 9 am [1].", passage_version_ids=[express.pk])
     run_jobs()
     answer.refresh_from_db()
-    assert answer.state_wording == "Sorry, our approved pages say nothing about Shipping to Norway. <b>Ask us</b>."
+    assert answer.state_wording == "Sorry, our approved pages say nothing about the museum café. <b>Ask us</b>."
     page = client.get(f"/admin/claims/answer/{answer.pk}/change/").content.decode()
     assert "&lt;b&gt;Ask us&lt;/b&gt;" in page and "<b>Ask us</b>" not in page, "editor text is shown escaped"

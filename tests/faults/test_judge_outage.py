@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from claims.models import AnswerState, ClaimState, JudgeAttempt, JudgeEndpoint, Judgement
 from claims.selectors import judge_circuits
@@ -54,7 +55,7 @@ def llm() -> Iterator[OpenAIServer]:
     with override_settings(
         CITECHECK_JUDGE="openai", OPENAI_BASE_URL=server.base_url, CITECHECK_JUDGE_MODEL="test-model",
         CITECHECK_JUDGE_TIMEOUT=1.0, CITECHECK_JUDGE_MAX_RETRIES=0,
-        CITECHECK_JUDGE_BREAKER_FAILURES=3, CITECHECK_JUDGE_BREAKER_OPEN_SECONDS=0.5, CITECHECK_JUDGE_BREAKER_MAX_SECONDS=1.0,
+        CITECHECK_JUDGE_BREAKER_FAILURES=3, CITECHECK_JUDGE_BREAKER_OPEN_SECONDS=2.0, CITECHECK_JUDGE_BREAKER_MAX_SECONDS=2.0,
         CITECHECK_VERIFY_RETRY_BASE_SECONDS=0.2, CITECHECK_VERIFY_RETRY_MAX_SECONDS=1.0,
     ):
         yield server
@@ -104,6 +105,8 @@ def test_judge_outage_500_garbage_hang_then_recovery(llm, demo_shop, editor, app
     assert circuit["state"] == "open" and "HTTP 500" in circuit["last_error"] and circuit["retry_at"]
     calls = len(llm.requests)
     run_jobs()
+    retry_at = JudgeEndpoint.objects.get().retry_at
+    assert retry_at is not None and timezone.now() < retry_at, "still inside the breaker's pause"
     assert len(llm.requests) == calls, "no call goes to an endpoint whose circuit is open"
 
     llm.script = [completion("this is not JSON at all")]  # garbage

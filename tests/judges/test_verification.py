@@ -103,6 +103,9 @@ def test_unusable_evidence_is_pending_never_no_evidence() -> None:
         result = kb("Delivery takes 3 days.", [ev(1, "shop.example", usability=usability)])
         assert result.state == "unavailable", usability
         assert result.pending
+    absent = kb("Delivery takes 3 days.", [ev(1, "shop.example", "unsupported", confidence="low")])
+    assert absent.state == "no_evidence" and absent.needs_review, "an unsure 'not found' is no finding either: a person looks"
+    assert report_card([absent])["needs_review"] == ["Delivery takes 3 days."]
     unsure = kb("Delivery takes 3 days.", [ev(1, "shop.example", confidence="low")])
     assert unsure.state == "unavailable" and "needs a person or the LLM judge" in unsure.pending[0]
     assert report_card([unsure])["needs_review"] == ["Delivery takes 3 days."]
