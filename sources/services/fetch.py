@@ -210,6 +210,9 @@ def _open_task(*, source: Source, kind: str, detail: str, proposed_url: str = ""
 def _set_evidence(source: Source, status: str, reason: str) -> None:
     if source.evidence_status != status:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
+        from claims.services import claims_reverify_for_block
+
+        claims_reverify_for_block(source_id=source.pk, reason=f"evidence of {source} is now {status}: {reason}")
         source.evidence_status = status
 
 
