@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
@@ -31,6 +31,7 @@ from sources.models import (
     TaskKind,
     VersionPassage,
 )
+from sources.selectors import with_domain_blocked
 from sources.services import (
     canonical_proposal_decide,
     source_refetch,
@@ -80,7 +81,8 @@ class VersionInline(admin.TabularInline):
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ("title", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
+    list_display_links = None  # each row links to the source's desk page; it links to this record's form
+    list_display = ("desk_link", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "block_state", "last_checked_at")
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
     search_fields = ("title", "canonical_url", "domain", "owner")
     readonly_fields = (
@@ -90,6 +92,21 @@ class SourceAdmin(admin.ModelAdmin):
     )
     inlines = [VersionInline, FetchInline]
     actions = ["refetch"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Source]:
+        return with_domain_blocked(super().get_queryset(request))
+
+    @admin.display(description="Source", ordering="title")
+    def desk_link(self, obj: Source) -> SafeString:
+        return format_html('<a href="{}">{}</a>', reverse("admin:desk-source", args=[obj.pk]), str(obj))
+
+    @admin.display(description="Blocked")
+    def block_state(self, obj: Source) -> str:
+        if obj.is_blocked:
+            return "⛔ blocked"
+        if getattr(obj, "domain_blocked", False):
+            return "⛔ blocked (domain)"
+        return "no"
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Registration goes through the service (normalisation, duplicates, first fetch)."""
@@ -288,6 +305,17 @@ class DomainPolicyAdmin(admin.ModelAdmin):
     list_filter = ("quality_tier", "is_blocked", "allowed_for_links")
     search_fields = ("domain",)
     readonly_fields = ("is_blocked", "blocked_reason")
+
+    def has_delete_permission(self, request: HttpRequest, obj: DomainPolicy | None = None) -> bool:
+        # Deleting a blocked domain's policy would silently unblock it: lift the block instead.
+        if obj is not None and obj.is_blocked:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
 
 @admin.register(EditorialTask)

@@ -1,0 +1,56 @@
+"""A small knowledge base built through the models (no worker needed): two sources on two
+domains, each with an active version of passages, and an answer citing them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from claims.models import Answer
+from claims.services import answer_submit
+from citecheck.fingerprint import fingerprint
+from reviews.models import TestPair
+from sources.models import ChangeKind, EvidenceStatus, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+from sources.services import source_register
+
+
+@dataclass
+class KB:
+    prices: Source
+    delivery: Source
+    pvs: dict[str, PassageVersion]
+    answer: Answer
+
+
+def _source(editor, url: str, title: str, texts: dict[str, str]) -> tuple[Source, dict[str, PassageVersion]]:
+    source = source_register(actor=editor, url=url, title=title, priority="primary", fetch=False)
+    now = timezone.now()
+    version = SourceVersion.objects.create(source=source, number=1, content_hash=f"h-{source.pk}", body_compressed=SourceVersion.compress(b"x"),
+                                           extraction_status="ok", is_active=True, activated_at=now)
+    pvs = {}
+    for ordinal, (heading, text) in enumerate(texts.items()):
+        passage = Passage.objects.create(source=source, key=f"{heading}#0", heading_path=heading, ordinal=ordinal, anchor=heading.split(" > ")[-1].lower())
+        pv = PassageVersion.objects.create(passage=passage, text=text, fingerprint=fingerprint(text), section_heading=heading.split(" > ")[-1],
+                                           first_version=version, change_kind=ChangeKind.ADDED, first_seen_at=now, last_seen_at=now)
+        VersionPassage.objects.create(source_version=version, passage_version=pv, ordinal=ordinal, change_kind=ChangeKind.ADDED)
+        pvs[heading] = pv
+    Source.objects.filter(pk=source.pk).update(stage=Stage.ACTIVE, evidence_status=EvidenceStatus.VERIFIED)
+    source.refresh_from_db()
+    return source, pvs
+
+
+def build_kb(editor) -> KB:
+    prices, p = _source(editor, "https://shop.example.org/prices", "Price list", {
+        "Price list > Stoves": "The Ember stove costs £59.",
+        "Price list > Tents": "The Ridge 2 tent costs £149.",
+    })
+    delivery, d = _source(editor, "https://delivery.example.net/terms", "Delivery terms", {
+        "Delivery terms > Express delivery": "Express delivery takes 1 to 2 working days and costs £9.95.",
+    })
+    pvs = {**p, **d}
+    TestPair.objects.create(source=prices, claim="The Ridge 2 tent costs £149.", expected_passage=pvs["Price list > Tents"].passage)
+    ids = [pvs["Price list > Tents"].pk, pvs["Delivery terms > Express delivery"].pk]
+    answer = answer_submit(actor=editor, raw_response="The Ridge 2 tent costs £149 [1]. Express delivery takes 1 to 2 working days [2].",
+                           passage_version_ids=ids)
+    return KB(prices=prices, delivery=delivery, pvs=pvs, answer=answer)
