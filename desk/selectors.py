@@ -61,6 +61,34 @@ def live_place_url(source: Source, *, anchor: str, text: str) -> str:
     return f"{base}#:~:text={quote(start, safe='')}"
 
 
+TIMELINE_WORDS = {
+    "source_register": "registered", "stage_change": "stage changed", "source_refetch": "asked for a fetch",
+    "evidence_status": "evidence status changed", "version_activate": "activated a version", "version_rollback": "rolled back",
+    "source_block": "blocked", "source_unblock": "unblocked", "version_request_changes": "requested changes",
+    "canonical_change": "changed the canonical URL", "canonical_change_rejected": "rejected a redirect proposal",
+    "source_merge": "merged into another source", "canonical_point_existing": "pointed at an existing source",
+}
+
+
+@dataclass
+class TimelineEntry:
+    at: Any
+    who: str
+    what: str
+    change: str
+    reason: str
+    allowed: bool
+
+
+def _timeline(rows: list[AuditLog]) -> list[TimelineEntry]:
+    out = []
+    for e in rows:
+        change = f"{e.from_state} → {e.to_state}" if e.from_state and e.to_state else e.to_state
+        out.append(TimelineEntry(at=e.at, who=e.actor_name or "system", what=TIMELINE_WORDS.get(e.action, e.action.replace("_", " ")),
+                                 change=change.replace("_", " "), reason=e.reason, allowed=e.allowed))
+    return out
+
+
 @dataclass
 class DiffRow:
     kind: str
@@ -102,7 +130,7 @@ class SourcePage:
     fetches: Page
     citations: list[Citation]
     citation_count: int
-    timeline: list[AuditLog]
+    timeline: list[TimelineEntry]
     tasks: list[EditorialTask]
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -171,9 +199,9 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
     ).get_page(fetch_page)
     citations_qs = Citation.objects.filter(passage_version__passage__source=source)
     citations = list(citations_qs.select_related("claim", "claim__answer", "passage_version__passage").order_by("-claim__answer__received_at", "-id")[:CITATIONS_SHOWN])
-    timeline = list(
+    timeline = _timeline(list(
         AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk)).order_by("at", "id")[:TIMELINE_SHOWN]
-    )
+    ))
     blocks = list(BlockSwitch.objects.filter(lifted_at__isnull=True).filter(source=source, target="source") | BlockSwitch.objects.filter(lifted_at__isnull=True, target="domain", domain=source.domain))
     return SourcePage(
         source=source,

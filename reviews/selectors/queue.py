@@ -212,7 +212,15 @@ def _task_items(category: str) -> Callable[[list[EditorialTask]], list[QueueItem
 
 
 def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
-    return Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q()).order_by("last_checked_at")
+    # A changed page whose new version is tested is already in the queue as an approval (or failed pairs).
+    tested_candidate = SourceVersion.objects.filter(
+        source=OuterRef("pk"), is_active=False, extraction_status="ok",
+        test_runs__status__in=[TestRunStatus.PASSED, TestRunStatus.FAILED, TestRunStatus.WAIVED],
+    )
+    return (
+        Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q())
+        .exclude(Exists(tested_candidate)).order_by("last_checked_at")
+    )
 
 
 def _changed_items(rows: list[Source]) -> list[QueueItem]:
