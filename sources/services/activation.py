@@ -172,13 +172,13 @@ def _check_state(*, version: SourceVersion) -> None:
     if source.is_blocked:
         raise IllegalTransition(f"{source} is blocked; unblock it before activating a version.")
     if version.extraction_status != "ok":
-        raise IllegalTransition(f"Version {version.number} has no passages (extraction {version.get_extraction_status_display()}).")
+        raise IllegalTransition(f"Version {version.number} has no passages (extraction {version.extraction_status}: {version.get_extraction_status_display()}).")
     run = _latest_run(version)
     if run is None:
         raise IllegalTransition(f"Version {version.number} has not been tested yet; its golden pairs must run first.")
     if run.status == TestRunStatus.FAILED:
         raise IllegalTransition(
-            f"Version {version.number} has {run.failed_count} failing golden pair(s); an approver must waive each with a reason first."
+            f"Version {version.number} has {run.failed_count} failing test pair(s); an approver must waive each with a reason first."
         )
 
 

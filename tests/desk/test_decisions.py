@@ -94,7 +94,7 @@ def test_waive_from_the_page_needs_a_reason_and_shows_it_on_the_version(client, 
     refused = client.post(reverse("admin:desk-result-waive", args=[result.pk]), {"reason": ""}, follow=True)
     assert "A waiver needs a written reason." in _messages(refused)
     blocked = _decide(client, v2, decision="approve")
-    assert "1 failing golden pair(s); an approver must waive each with a reason first" in _messages(blocked)
+    assert "1 failing test pair(s); an approver must waive each with a reason first" in _messages(blocked)
     done = client.post(reverse("admin:desk-result-waive", args=[result.pk]), {"reason": "judge misreads the £ sign"}, follow=True)
     assert "Waived the failing golden pair" in _messages(done)
     page = done.content.decode()
