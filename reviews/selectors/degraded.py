@@ -107,8 +107,8 @@ def incidents_active(*, limit: int = 200) -> list[Incident]:
         for key, answer in Citation.objects.filter(passage_version__passage__in=passage_ids).values_list("passage_version__passage_id", "claim__answer_id").distinct():
             by_passage[key].add(answer)
     if domains:
-        for key, answer in Citation.objects.filter(passage_version__passage__source__domain__in=domains).values_list("passage_version__passage__source__domain", "claim__answer_id").distinct():
-            by_domain[key].add(answer)
+        for name, answer in Citation.objects.filter(passage_version__passage__source__domain__in=domains).values_list("passage_version__passage__source__domain", "claim__answer_id").distinct():
+            by_domain[name].add(answer)
     incidents = []
     for switch in switches:
         if switch.target == BlockTarget.DOMAIN:

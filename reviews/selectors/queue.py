@@ -46,12 +46,12 @@ class QueueCategory(models.TextChoices):
     STUCK = "stuck", "sources stuck in a stage"
 
 
-BASE_URGENCY = {
+BASE_URGENCY: dict[str, int] = {
     QueueCategory.FAILED_PAIRS: 70, QueueCategory.APPROVAL: 60, QueueCategory.CHANGES_REQUESTED: 55,
     QueueCategory.CHANGED_PAGE: 50, QueueCategory.DEAD_LINK: 75, QueueCategory.REDIRECT: 40,
     QueueCategory.ANSWER: 65, QueueCategory.JUDGE_ERROR: 58, QueueCategory.LOW_CONFIDENCE: 45, QueueCategory.STUCK: 48,
 }
-RISK_URGENCY = {RiskLevel.HIGH: 20, RiskLevel.NORMAL: 5, RiskLevel.LOW: 0}
+RISK_URGENCY: dict[str, int] = {RiskLevel.HIGH: 20, RiskLevel.NORMAL: 5, RiskLevel.LOW: 0}
 
 
 @dataclass(frozen=True)
@@ -122,8 +122,11 @@ def item_key(category: str, obj: models.Model) -> str:
     return f"{category}:{obj._meta.label_lower}:{obj.pk}"
 
 
-def _source_fields(source: Source) -> dict[str, str]:
-    return {"risk": source.risk_level, "owner": source.owner, "domain": source.domain, "language": source.language}
+def _item(source: Source | None, **fields: Any) -> QueueItem:
+    """A queue item, with the source's owner, domain, risk and language when it has one."""
+    if source is not None:
+        fields.update(risk=source.risk_level, owner=source.owner, domain=source.domain, language=source.language)
+    return QueueItem(**fields)
 
 
 def _source_url(source_id: int, version: int | None = None) -> str:
@@ -161,32 +164,30 @@ def _versions(filters: QueueFilters) -> QuerySet[SourceVersion]:
 
 
 def _approval_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(run_status__in=[TestRunStatus.PASSED, TestRunStatus.WAIVED]).order_by("created_at")
+    return _versions(filters).filter(**{"run_status__in": [TestRunStatus.PASSED, TestRunStatus.WAIVED]}).order_by("created_at")
 
 
 def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
     items = []
     for v in rows:
         needed = 2 if v.source.risk_level == RiskLevel.HIGH else 1
-        waived = " (failing pairs waived)" if v.run_status == TestRunStatus.WAIVED else ""
-        items.append(QueueItem(
-            key=item_key(QueueCategory.APPROVAL, v), category=QueueCategory.APPROVAL,
-            title=f"Approve {v.source} — version {v.number}", detail=f"{v.approvals_so_far} of {needed} approvals; golden pairs {v.run_status}{waived}",
-            url=_source_url(v.source_id, v.number), since=v.created_at, **_source_fields(v.source),
-        ))
+        run_status, so_far = getattr(v, "run_status", ""), getattr(v, "approvals_so_far", 0)
+        waived = " (failing pairs waived)" if run_status == TestRunStatus.WAIVED else ""
+        items.append(_item(
+            v.source, key=item_key(QueueCategory.APPROVAL, v), category=QueueCategory.APPROVAL,
+            title=f"Approve {v.source} — version {v.number}", detail=f"{so_far} of {needed} approvals; golden pairs {run_status}{waived}",
+            url=_source_url(v.source_id, v.number), since=v.created_at))
     return items
 
 
 def _failed_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(run_status=TestRunStatus.FAILED).order_by("created_at")
+    return _versions(filters).filter(**{"run_status": TestRunStatus.FAILED}).order_by("created_at")
 
 
 def _failed_items(rows: list[SourceVersion]) -> list[QueueItem]:
-    return [QueueItem(
-        key=item_key(QueueCategory.FAILED_PAIRS, v), category=QueueCategory.FAILED_PAIRS,
-        title=f"Golden pairs failed: {v.source} — version {v.number}", detail=f"{v.run_failed} failing pair(s): fix them or waive each with a reason",
-        url=_source_url(v.source_id, v.number) + "#pairs-h", since=v.created_at, **_source_fields(v.source),
-    ) for v in rows]
+    return [_item(v.source, key=item_key(QueueCategory.FAILED_PAIRS, v), category=QueueCategory.FAILED_PAIRS,
+        title=f"Golden pairs failed: {v.source} — version {v.number}", detail=f"{getattr(v, 'run_failed', 0)} failing pair(s): fix them or waive each with a reason",
+        url=_source_url(v.source_id, v.number) + "#pairs-h", since=v.created_at) for v in rows]
 
 
 def _tasks_qs(filters: QueueFilters, kinds: list[str]) -> QuerySet[EditorialTask]:
@@ -206,7 +207,7 @@ def _task_items(category: str) -> Callable[[list[EditorialTask]], list[QueueItem
                 title, url = f"Changes requested: {t.source}", _source_url(t.source_id)
             else:
                 title, url = f"{t.get_kind_display().capitalize()}: {t.source}", _source_url(t.source_id)
-            items.append(QueueItem(key=item_key(category, t), category=category, title=title, detail=t.detail, url=url, since=t.opened_at, **_source_fields(t.source)))
+            items.append(_item(t.source, key=item_key(category, t), category=category, title=title, detail=t.detail, url=url, since=t.opened_at))
         return items
     return build
 
@@ -224,10 +225,8 @@ def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
 
 
 def _changed_items(rows: list[Source]) -> list[QueueItem]:
-    return [QueueItem(
-        key=item_key(QueueCategory.CHANGED_PAGE, s), category=QueueCategory.CHANGED_PAGE, title=f"Live page changed: {s}",
-        detail="the active version stays live until a new one is reviewed", url=_source_url(s.pk), since=s.last_checked_at, **_source_fields(s),
-    ) for s in rows]
+    return [_item(s, key=item_key(QueueCategory.CHANGED_PAGE, s), category=QueueCategory.CHANGED_PAGE, title=f"Live page changed: {s}",
+        detail="the active version stays live until a new one is reviewed", url=_source_url(s.pk), since=s.last_checked_at) for s in rows]
 
 
 def _suspended_qs(filters: QueueFilters) -> QuerySet[Source]:
@@ -235,11 +234,9 @@ def _suspended_qs(filters: QueueFilters) -> QuerySet[Source]:
 
 
 def _suspended_items(rows: list[Source]) -> list[QueueItem]:
-    return [QueueItem(
-        key=item_key(QueueCategory.DEAD_LINK, s), category=QueueCategory.DEAD_LINK, title=f"Page missing: {s}",
+    return [_item(s, key=item_key(QueueCategory.DEAD_LINK, s), category=QueueCategory.DEAD_LINK, title=f"Page missing: {s}",
         detail=f"the live page answers “{s.get_link_state_display()}”; its evidence is suspended until a check succeeds",
-        url=_source_url(s.pk), since=s.first_failure_at, **_source_fields(s),
-    ) for s in rows]
+        url=_source_url(s.pk), since=s.first_failure_at) for s in rows]
 
 
 def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
@@ -259,16 +256,16 @@ def _answer_items(rows: list[Answer]) -> list[QueueItem]:
     items = []
     for a in rows:
         reasons = []
-        if a.has_contradiction or a.state == AnswerState.CONFLICTING:
+        contradicted, cites_blocked = getattr(a, "has_contradiction", False), getattr(a, "cites_blocked", False)
+        if contradicted or a.state == AnswerState.CONFLICTING:
             reasons.append("a claim is contradicted or sources disagree")
-        if a.cites_blocked:
+        if cites_blocked:
             reasons.append("it cites blocked evidence")
         if a.needs_reverification:
             reasons.append("its evidence changed: verify it again")
-        items.append(QueueItem(
-            key=item_key(QueueCategory.ANSWER, a), category=QueueCategory.ANSWER, title=f"Answer {a.pk}: {a}",
+        items.append(_item(None, key=item_key(QueueCategory.ANSWER, a), category=QueueCategory.ANSWER, title=f"Answer {a.pk}: {a}",
             detail="; ".join(reasons), url=_answer_url(a.pk), since=a.received_at, language=a.language,
-            urgency=15 if a.has_contradiction or a.cites_blocked else 0,
+            urgency=15 if contradicted or cites_blocked else 0,
         ))
     return items
 
@@ -299,10 +296,9 @@ def _stuck_qs(filters: QueueFilters) -> QuerySet[Source]:
 
 
 def _stuck_items(rows: list[Source]) -> list[QueueItem]:
-    return [QueueItem(
-        key=item_key(QueueCategory.STUCK, s), category=QueueCategory.STUCK, title=f"Stuck at “{s.get_stage_display()}”: {s}",
-        detail="no work is queued for it: fetch it again or look at its last fetch", url=_source_url(s.pk), since=s.registered_at, **_source_fields(s),
-    ) for s in rows]
+    return [_item(
+        s, key=item_key(QueueCategory.STUCK, s), category=QueueCategory.STUCK, title=f"Stuck at “{s.get_stage_display()}”: {s}",
+        detail="no work is queued for it: fetch it again or look at its last fetch", url=_source_url(s.pk), since=s.registered_at) for s in rows]
 
 
 def low_confidence_supported() -> bool:
@@ -311,18 +307,16 @@ def low_confidence_supported() -> bool:
 
 
 def _low_confidence_qs(filters: QueueFilters) -> QuerySet[Judgement]:
-    return Judgement.objects.filter(confidence="low", needs_reverification=False).select_related("passage_version__passage__source").filter(
+    return Judgement.objects.filter(**{"confidence": "low"}, needs_reverification=False).select_related("passage_version__passage__source").filter(
         filters.source_q("passage_version__passage__source__")
     ).order_by("-created_at")
 
 
 def _low_confidence_items(rows: list[Judgement]) -> list[QueueItem]:
-    return [QueueItem(
-        key=item_key(QueueCategory.LOW_CONFIDENCE, j), category=QueueCategory.LOW_CONFIDENCE,
+    return [_item(j.passage_version.passage.source, key=item_key(QueueCategory.LOW_CONFIDENCE, j), category=QueueCategory.LOW_CONFIDENCE,
         title=f"Low-confidence verdict “{j.get_status_display()}”: {j.claim_text[:80]}",
         detail=f"{j.judge} judged it against {j.passage_version.passage}; a person or the LLM judge should decide",
-        url=reverse("admin:claims_judgement_change", args=[j.pk]), since=j.created_at, **_source_fields(j.passage_version.passage.source),
-    ) for j in rows]
+        url=reverse("admin:claims_judgement_change", args=[j.pk]), since=j.created_at) for j in rows]
 
 
 Row = tuple[str, str, Callable[[QueueFilters], QuerySet[Any]], Callable[[list[Any]], list[QueueItem]], bool]
@@ -377,7 +371,7 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> 
         items.extend(to_items(list(qs[:per_category])))
     _attach_people(items)
     for item in items:
-        item.urgency += BASE_URGENCY.get(QueueCategory(item.category), 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
+        item.urgency += BASE_URGENCY.get(item.category, 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
     oldest = timezone.now()
     items.sort(key=lambda i: (-i.urgency, i.since or oldest))
     shown = dict.fromkeys(r[0] for r in rows)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from citecheck.fingerprint import fingerprint
 from claims.models import Answer
 from claims.services import answer_submit
-from citecheck.fingerprint import fingerprint
 from reviews.models import TestPair
 from sources.models import ChangeKind, EvidenceStatus, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
 from sources.services import source_register
