@@ -248,4 +248,5 @@ def source_status(*, source_id: int) -> dict[str, Any] | None:
     else:
         failed = next((w for w in work if w["status"] == WorkStatus.FAILED), None)
         message = f"The last job failed: {failed['error'][:200]}" if failed else f"Stage: {source['stage'].replace('_', ' ')}."
-    return {"revision": revision, "running": bool(running), "message": message, "stage": source["stage"]}
+    failed_now = not running and bool(work) and work[0]["status"] == WorkStatus.FAILED
+    return {"revision": revision, "running": bool(running), "failed": failed_now, "message": message, "stage": source["stage"]}

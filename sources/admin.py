@@ -43,17 +43,18 @@ from sources.services import (
 )
 
 
-def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
-    """Call one service per selected row, reporting each refusal next to its row's name."""
-    done = 0
+def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any, done: str = "{n} done.") -> None:
+    """Call one service per selected row, reporting each refusal next to its row's name and
+    the successes in a sentence (`done` with {n} and {names})."""
+    names = []
     for item in items:
         try:
             action(actor=request.user, **kwargs(item))
-            done += 1
+            names.append(str(item))
         except ServiceError as exc:
             messages.error(request, f"{item}: {exc.message}")
-    if done:
-        messages.success(request, f"{done} done.")
+    if names:
+        messages.success(request, done.format(n=len(names), names=", ".join(names[:10]) + (" …" if len(names) > 10 else "")))
 
 
 class FetchInline(admin.TabularInline):
@@ -119,8 +120,8 @@ class SourceAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
-                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
-                return redirect("admin:sources_source_change", source.pk)
+                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued. This page follows it through the stages.")
+                return redirect("admin:desk-source", source.pk)
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
@@ -147,7 +148,8 @@ class SourceAdmin(admin.ModelAdmin):
 
     @admin.action(description="Fetch now")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
-        _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk})
+        _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
+             done="A fresh fetch is queued for {names}; each source's page shows its progress.")
 
 
 class MemberInline(admin.TabularInline):
@@ -260,15 +262,18 @@ class SourceVersionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Approve / activate the selected versions")
     def activate(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_activate, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "approved in the admin"})
+        _run(request, version_activate, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "approved in the admin"},
+             done="Your approval is recorded for {names}; a version goes live once it has the approvals it needs.")
 
     @admin.action(description="Run the test pairs again")
     def retest(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_retest, queryset, kwargs=lambda v: {"version_id": v.pk})
+        _run(request, version_retest, queryset, kwargs=lambda v: {"version_id": v.pk},
+             done="The golden pairs run again for {names}.")
 
     @admin.action(description="Roll back to the selected (earlier) versions")
     def rollback(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_rollback, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "rolled back in the admin"})
+        _run(request, version_rollback, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "rolled back in the admin"},
+             done="Rolled back: {names} active again.")
 
 
 @admin.register(FetchResult)
@@ -327,11 +332,16 @@ class EditorialTaskAdmin(admin.ModelAdmin):
 
     @admin.action(description="Accept the proposed canonical URL")
     def accept(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> None:
-        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": True})
+        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": True},
+             done="Accepted the redirect proposal for {names}.")
 
-    @admin.action(description="Reject the proposed canonical URL")
-    def reject(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> None:
-        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": False})
+    @admin.action(description="Reject the proposed canonical URL (opens a page that asks the reason)")
+    def reject(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> HttpResponse | None:
+        task = queryset.filter(kind=TaskKind.CANONICAL_CHANGE).first()
+        if task is None:
+            messages.error(request, "Choose a redirect proposal.")
+            return None
+        return redirect("admin:desk-task-decide", task.pk)
 
 
 @admin.register(SearchHit)

@@ -27,9 +27,11 @@
       if (status.running) {
         progress.hidden = false;
         progress.textContent = "⏳ Working: " + status.message;
+      } else if (status.failed) {
+        progress.hidden = false;
+        progress.textContent = "✖ " + status.message;
       } else {
-        progress.hidden = !status.message;
-        progress.textContent = status.message ? "✔ " + status.message : "";
+        progress.hidden = true;
       }
     }
 

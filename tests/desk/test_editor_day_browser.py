@@ -1,0 +1,131 @@
+"""An editor's day in a real browser (Debian's chromium): register a demo page, watch it walk
+the stages without reloading, approve as another user after waiving a failing pair, block it
+(gone from the export, listed as an incident), unblock it, and block a passage by keyboard alone.
+Screenshots of the main pages go to test-artifacts/ on each run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reviews import testpairs
+from sources.models import Source
+from sources.selectors import export_passages
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PAIRS = ('[{"claim": "Express delivery takes 1 to 2 working days.", "expected_status": "supported"},'
+         ' {"claim": "Express delivery costs £4.95.", "expected_status": "supported"}]')
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _login(browser, base: str, username: str):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{base}/admin/login/?next=/admin/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", f"pw-{username}")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{base}/admin/")
+    return page
+
+
+def _exported(source: Source) -> set[int]:
+    return set(export_passages().filter(passage__source=source).values_list("pk", flat=True))
+
+
+def _tab_to(page, text: str = "", *, field_id: str = "", limit: int = 250) -> None:
+    """Press Tab until the focused element shows `text` (or has `field_id`); check its focus ring."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        label = page.evaluate("(document.activeElement.innerText || document.activeElement.value || '').trim()")
+        if (field_id and page.evaluate("document.activeElement.id") == field_id) or (not field_id and text in label):
+            ring = page.evaluate("(() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()")
+            assert ring[0] != "none" and ring[1] >= 2, f"focus ring on {label!r}: {ring}"
+            return
+    raise AssertionError(f"no focusable element shows {text!r}")
+
+
+def test_an_editors_day(browser, live_server, settings, demo_shop, editor, approver, run_jobs):
+    settings.ALLOWED_HOSTS = ["*"]
+    base = live_server.url
+
+    # The editor registers a demo page and lands on its page, which follows the work by itself.
+    ed = _login(browser, base, "editor")
+    _shot(ed, "review-queue-empty")
+    ed.goto(f"{base}/admin/sources/source/add/")
+    ed.get_by_label("URL").fill(f"{demo_shop}/delivery")
+    ed.get_by_label("Title").fill("Delivery terms")
+    ed.get_by_label("Priority").select_option("primary")
+    ed.get_by_role("button", name="Register a source").click()
+    ed.wait_for_url("**/admin/desk/sources/*/")
+    source = Source.objects.get()
+    ed.get_by_text("Fetching the page").wait_for()
+    ed.evaluate("window.__noReload = true")
+    testpairs.testpairs_import(actor=editor, source_id=source.pk, text=PAIRS)
+
+    run_jobs()  # a real RQ worker: fetch, extract, version, golden pairs
+    ed.get_by_text("Version 1 waits for a decision").wait_for(timeout=20000)
+    assert ed.evaluate("window.__noReload === true"), "the page updated itself, without a reload"
+    assert ed.get_by_role("cell", name="Delivery terms > Express delivery").count() >= 1
+    _shot(ed, "source-page-tested")
+
+    # An approver starts from the queue, waives the failing pair with a reason and approves.
+    ap = _login(browser, base, "approver")
+    ap.get_by_role("link", name="Golden pairs failed: Delivery terms — version 1").wait_for()
+    _shot(ap, "review-queue")
+    ap.get_by_role("link", name="Golden pairs failed: Delivery terms — version 1").click()
+    ap.get_by_label("Reason to waive “Express delivery costs £4.95.”").fill("The price on the page is right; the pair is out of date.")
+    ap.get_by_role("button", name="Waive this failing pair").click()
+    ap.get_by_text("Waived the failing golden pair").wait_for()
+    assert ap.get_by_text("Waived by approver: The price on the page is right").count() == 1
+    ap.get_by_role("button", name="Approve version 1").click()
+    ap.get_by_text("Approved: version 1 of Delivery terms is now active").wait_for()
+    _shot(ap, "source-page-active")
+    live = _exported(source)
+    assert live, "the approved passages are in the export"
+
+    # The editor blocks the source: a preview of the impact first, then it is gone from the export.
+    ed.reload()
+    ed.get_by_role("link", name="Block Delivery terms").click()
+    ed.get_by_role("heading", name="You are about to block the source Delivery terms").wait_for()
+    _shot(ed, "block-preview")
+    assert _exported(source) == live, "the preview changes nothing"
+    ed.get_by_label("Reason for the block").fill("Delivery times are being renegotiated.")
+    ed.get_by_role("button", name="Block source now").click()
+    ed.wait_for_url("**/admin/desk/incidents/**")
+    row = ed.locator("tr", has_text="Source Delivery terms")
+    assert "Delivery times are being renegotiated." in row.inner_text() and "editor" in row.inner_text()
+    _shot(ed, "incidents")
+    assert _exported(source) == set(), "blocked evidence vanished from the export"
+
+    # The approver unblocks it from the incidents page; everything comes back.
+    ap.goto(f"{base}/admin/desk/incidents/")
+    ap.get_by_role("link", name="Unblock Source Delivery terms").click()
+    ap.get_by_label("Reason").fill("Terms confirmed unchanged.")
+    ap.get_by_role("button", name="Lift this block").click()
+    ap.get_by_text("Unblocked: Source Delivery terms").wait_for()
+    assert _exported(source) == live
+
+    # A whole flow by keyboard alone: block one passage from the source page.
+    ed.goto(f"{base}/admin/desk/sources/{source.pk}/")
+    _tab_to(ed, "Block the passage “Delivery terms > Express delivery”")
+    ed.keyboard.press("Enter")
+    ed.get_by_role("heading", name="You are about to block the passage “Delivery terms > Express delivery” of Delivery terms").wait_for()
+    _tab_to(ed, field_id="id_reason")
+    ed.keyboard.type("Express price under review.")
+    _tab_to(ed, "Block passage now")
+    ed.keyboard.press("Enter")
+    ed.wait_for_url("**/admin/desk/incidents/**")
+    assert ed.locator("tr", has_text="Passage “Delivery terms > Express delivery” of Delivery terms").count() == 1
+    _shot(ed, "incidents-passage")
+    assert len(_exported(source)) == len(live) - 1
