@@ -70,10 +70,26 @@ class FetchInline(admin.TabularInline):
         return super().get_queryset(request).order_by("-fetched_at")
 
 
+def _diff_text(obj: SourceVersion) -> str:
+    from desk.selectors import diff_summary_text
+
+    return diff_summary_text(obj)
+
+
+def _extraction_text(obj: SourceVersion) -> str:
+    from desk.selectors import extraction_text
+
+    return "; ".join(f"{label}: {value}" for label, value in extraction_text(obj)) or "—"
+
+
 class VersionInline(admin.TabularInline):
     model = SourceVersion
-    fields = ("number", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active", "activated_at")
+    fields = ("number", "created_at", "extraction_status", "changes", "tested_at", "is_active", "activated_at")
     readonly_fields = fields
+
+    @admin.display(description="Changes")
+    def changes(self, obj: SourceVersion) -> str:
+        return _diff_text(obj)
     extra = 0
     max_num = 0
     can_delete = False
@@ -104,9 +120,9 @@ class SourceAdmin(admin.ModelAdmin):
     @admin.display(description="Blocked")
     def block_state(self, obj: Source) -> str:
         if obj.is_blocked:
-            return "⛔ blocked"
+            return "✖ blocked"
         if getattr(obj, "domain_blocked", False):
-            return "⛔ blocked (domain)"
+            return "✖ blocked (domain)"
         return "no"
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
@@ -243,11 +259,12 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 
 @admin.register(SourceVersion)
 class SourceVersionAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active")
+    list_display = ("__str__", "created_at", "extraction_status", "changes", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    list_select_related = ("source", "compared_to")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -255,6 +272,17 @@ class SourceVersionAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
+        return super().get_queryset(request).defer("body_compressed")
+
+    @admin.display(description="Changes")
+    def changes(self, obj: SourceVersion) -> str:
+        return _diff_text(obj)
+
+    @admin.display(description="Extraction")
+    def extraction_metadata(self, obj: SourceVersion) -> str:
+        return _extraction_text(obj)
 
     @admin.display(description="Side-by-side diff")
     def side_by_side_diff(self, obj: SourceVersion) -> SafeString:

@@ -48,11 +48,8 @@ def block_page(request: HttpRequest) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
-                messages.success(
-                    request,
-                    f"Blocked {impact.ref.label}. {impact.exported_count} passage(s) left the export at once; "
-                    f"{len(affected)} answer(s) cited this evidence and are listed below.",
-                )
+                cited = f"{len(affected)} answer(s) cited this evidence and are listed below." if affected else "No answer cited this evidence."
+                messages.success(request, f"Blocked {impact.ref.label}. {impact.exported_count} passage(s) left the export at once. {cited}")
                 return redirect(f"{reverse('admin:desk-incidents')}#block-{switch.pk}")
     return render_desk(request, "admin/desk/block.html", "Block evidence", form=form, impact=impact,
                        can_block=request.user.has_perm("sources.block_source"))

@@ -109,7 +109,7 @@ def test_sources_on_a_blocked_domain_show_as_blocked(client, editor):
     block_apply(actor=editor, target="domain", domain="example.net", reason="domain compromised")
     client.force_login(editor)
     listing = client.get(reverse("admin:sources_source_changelist")).content.decode()
-    assert "⛔ blocked (domain)" in listing
+    assert "✖ blocked (domain)" in listing
     page = client.get(reverse("admin:desk-source", args=[kb.delivery.pk])).content.decode()
     assert "blocked (its domain is blocked)" in page and "domain compromised" in page
 
