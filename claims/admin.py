@@ -7,7 +7,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
@@ -84,11 +85,15 @@ class AnswerAdmin(admin.ModelAdmin):
         return format_html("{}" * len(parts), *parts)
 
     @admin.action(description="Verify again")
-    def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+    def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> HttpResponse:
+        from desk.views.work import work_url
+
+        ids = list(queryset.values_list("pk", flat=True))
         with transaction.atomic():
             for answer in queryset:
                 answer_verify_request(answer=answer)
-        messages.success(request, f"Verification queued for {queryset.count()} answer(s).")
+        messages.success(request, f"Verification queued for {len(ids)} answer(s); this page follows them.")
+        return redirect(work_url(kind="verify", ids=ids, back=request.get_full_path()))
 
 
 @admin.register(Judgement)

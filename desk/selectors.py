@@ -174,6 +174,8 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
         for m in members:
             pv = m.passage_version
             passage = pv.passage
+            old: SafeString | str
+            new: SafeString | str
             if m.change_kind == ChangeKind.CHANGED and m.previous is not None:
                 old, new = word_diff(m.previous.text, pv.text)
             elif m.change_kind == ChangeKind.REMOVED:
@@ -250,3 +252,35 @@ def source_status(*, source_id: int) -> dict[str, Any] | None:
         message = f"The last job failed: {failed['error'][:200]}" if failed else f"Stage: {source['stage'].replace('_', ' ')}."
     failed_now = not running and bool(work) and work[0]["status"] == WorkStatus.FAILED
     return {"revision": revision, "running": bool(running), "failed": failed_now, "message": message, "stage": source["stage"]}
+
+
+WORK_KINDS = {"fetch": "sources.fetch_source", "verify": "claims.verify_answer", "tests": "reviews.run_tests", "extract": "sources.extract_version"}
+WORK_NOUNS = {"fetch": "fetch", "verify": "verification", "tests": "golden-pair run", "extract": "extraction"}
+
+
+def work_batch(*, kind: str, ids: list[int], since: Any) -> dict[str, Any]:
+    """Progress of the work a page started for many objects at once (bulk re-check, re-verify,
+    import): counts per state in two queries, a revision for the poller, and a sentence."""
+    keys = [f"{kind}:{i}" for i in ids]
+    rows = list(
+        WorkRequest.objects.filter(dedupe_key__in=keys, created_at__gte=since)
+        .values("dedupe_key", "status", "progress", "progress_total", "error").order_by("id")
+    )
+    latest = {r["dedupe_key"]: r for r in rows}  # the newest request per object
+    counts = {status: 0 for status in WorkStatus.values}
+    for r in latest.values():
+        counts[r["status"]] += 1
+    waiting = len(ids) - len(latest)
+    unfinished = sum(counts[s] for s in UNFINISHED)
+    noun = WORK_NOUNS.get(kind, kind)
+    message = (
+        f"{counts[WorkStatus.DONE]} of {len(ids)} {noun}(s) done, {counts[WorkStatus.RUNNING]} running, "
+        f"{counts[WorkStatus.PENDING] + counts[WorkStatus.QUEUED]} waiting for a worker, {counts[WorkStatus.FAILED]} failed."
+    )
+    failures = [(r["dedupe_key"].split(":", 1)[1], r["error"][:200]) for r in latest.values() if r["status"] == WorkStatus.FAILED][:20]
+    revision = hashlib.sha256(repr(sorted((k, r["status"], r["progress"]) for k, r in latest.items())).encode()).hexdigest()[:16]
+    return {
+        "revision": revision, "running": unfinished > 0, "failed": bool(failures), "message": message,
+        "counts": {str(WorkStatus(s).label): n for s, n in counts.items()}, "total": len(ids), "not_requested": waiting,
+        "failures": failures, "done": counts[WorkStatus.DONE],
+    }

@@ -22,7 +22,7 @@ class DeskAdminSite(admin.AdminSite):
     index_title = "Review queue"
 
     def get_urls(self) -> list[URLResolver | URLPattern]:
-        from desk.views import decisions, degraded, queue, source
+        from desk.views import decisions, degraded, queue, source, work
 
         view = self.admin_view
         desk = [
@@ -41,6 +41,8 @@ class DeskAdminSite(admin.AdminSite):
             path("desk/versions/<int:version_id>/decide/", view(decisions.version_decide), name="desk-version-decide"),
             path("desk/results/<int:result_id>/waive/", view(decisions.result_waive), name="desk-result-waive"),
             path("desk/tasks/<int:task_id>/decide/", view(decisions.task_decide), name="desk-task-decide"),
+            path("desk/work/", view(work.work_page), name="desk-work"),
+            path("desk/work/status.json", view(work.work_status), name="desk-work-status"),
         ]
         return desk + super().get_urls()
 

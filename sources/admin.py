@@ -152,6 +152,10 @@ class SourceAdmin(admin.ModelAdmin):
             try:
                 text = form.cleaned_data["file"].read().decode("utf-8")
                 report = sources_import(actor=request.user, text=text, include_sponsored=form.cleaned_data["include_sponsored"]).as_dict()
+                if report["created_ids"]:
+                    from desk.views.work import work_url
+
+                    report["progress_url"] = work_url(kind="fetch", ids=report["created_ids"], back=request.path)
             except UnicodeDecodeError:
                 form.add_error("file", "The file is not UTF-8 text.")
             except ServiceError as exc:
@@ -162,10 +166,14 @@ class SourceAdmin(admin.ModelAdmin):
         context = {**self.admin_site.each_context(request), "title": title, "form": form, "opts": self.model._meta, **extra}
         return TemplateResponse(request, "admin/sources/source/form_page.html", context)
 
-    @admin.action(description="Fetch now")
-    def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
+    @admin.action(description="Fetch now (re-check)")
+    def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> HttpResponse:
+        from desk.views.work import work_url
+
+        ids = list(queryset.values_list("pk", flat=True))
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
-             done="A fresh fetch is queued for {names}; each source's page shows its progress.")
+             done="A fresh fetch is queued for {names}; this page follows them.")
+        return redirect(work_url(kind="fetch", ids=ids, back=request.get_full_path()))
 
 
 class MemberInline(admin.TabularInline):

@@ -104,3 +104,32 @@ def test_desk_templates_have_no_safe_filter_inline_script_or_handler():
         if re.search(r"\son[a-z]+\s*=", text):
             offenders.append(f"{path.name}: inline event handler")
     assert not offenders, offenders
+
+
+def test_bulk_recheck_follows_its_jobs_on_a_page_that_updates_itself(client, editor, run_jobs, demo_shop):
+    from sources.services import source_register
+
+    ids = [source_register(actor=editor, url=f"{demo_shop}{path}", fetch=False).pk for path in ("/returns", "/warranty")]
+    client.force_login(editor)
+    response = client.post(reverse("admin:sources_source_changelist"), {"action": "refetch", "_selected_action": ids})
+    assert response.status_code == 302 and "/admin/desk/work/" in response.url
+    page = client.get(response.url)
+    text = page.content.decode()
+    assert "Progress of 2 fetch(s)" in text and "0 of 2 fetch(s) done" in text and "2 waiting for a worker" in text
+    assert "data-desk-status-url" in text
+    status_url = reverse("admin:desk-work-status") + "?" + response.url.split("?", 1)[1]
+    before = client.get(status_url).json()
+    assert before["running"] is True
+    run_jobs()  # a real worker fetches both demo pages
+    after = client.get(status_url).json()
+    assert after["running"] is False and after["revision"] != before["revision"]
+    assert after["message"].startswith("2 of 2 fetch(s) done")
+
+
+def test_superusers_get_a_link_to_the_job_queues(client, superuser, editor):
+    client.force_login(editor)
+    assert "Job queues (django-rq)" not in client.get(reverse("admin:desk-incidents")).content.decode()
+    client.force_login(superuser)
+    text = client.get(reverse("admin:desk-incidents")).content.decode()
+    assert "Job queues (django-rq)" in text
+    assert client.get(reverse("admin:django_rq_home")).status_code == 200
