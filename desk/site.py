@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path
+
+from citecheck_site.admin_site import CitecheckAdminSite
 
 
 def is_desk_user(request: HttpRequest) -> bool:
@@ -16,7 +17,7 @@ def is_desk_user(request: HttpRequest) -> bool:
     return bool(user.is_active and user.is_staff and (user.has_perm("sources.change_source") or user.has_perm("sources.approve_source") or user.is_superuser))
 
 
-class DeskAdminSite(admin.AdminSite):
+class DeskAdminSite(CitecheckAdminSite):
     site_header = "Citecheck"
     site_title = "Citecheck"
     index_title = "Review queue"

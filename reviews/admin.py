@@ -6,6 +6,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
+from reviews.queue_admin import queue_admin_register
+
+queue_admin_register()
 
 
 @admin.register(TestPair)

@@ -15,13 +15,13 @@ from sources.models import (
     ChangeKind,
     EditorialTask,
     PassageVersion,
-    RiskLevel,
     SourceVersion,
     Stage,
     TaskKind,
     TaskStatus,
     VersionPassage,
 )
+from sources.services.governance import version_submit
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -67,10 +67,15 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
             judge_name = judgement.judge
             result.actual_status = judgement.status
             quote_ok = result.quote_found is not False
-            result.passed = quote_ok and judgement.status == pair.expected_status
+            # A low-confidence verdict is a guess the judge could not back (issue 13): never a pass.
+            # (``confidence`` is stored on Judgement by issue 12's change; absent before it.)
+            unsure = getattr(judgement, "confidence", "") == "low"
+            result.passed = quote_ok and judgement.status == pair.expected_status and not unsure
             result.detail = (
                 "quote not found in the passage; " if not quote_ok else ""
-            ) + f"judge said {judgement.status}, expected {pair.expected_status}"
+            ) + f"judge said {judgement.status}, expected {pair.expected_status}" + (
+                " (low confidence: the built-in judge could not decide; needs a person or the LLM judge)" if unsure else ""
+            )
         results.append(result)
     with transaction.atomic():
         version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
@@ -90,6 +95,7 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
         TestResult.objects.bulk_create(results)
         version.tested_at = timezone.now()
         version.save(update_fields=["tested_at"])
+        version_submit(version=version)
         TestPair.objects.filter(pk__in=[r.pair_id for r in results if r.passed]).update(needs_reverification=False)
         source = version.source
         if source.stage == Stage.VERSIONED:
@@ -147,6 +153,9 @@ def _check_allowed(*, actor: Actor, version: SourceVersion, action: str, emergen
     superuser's explicit, reasoned emergency override of the four-eyes rule."""
     permission_require(actor=actor, perm="sources.approve_source", action=action, obj=version)
     source = version.source
+    if actor is not None and source.risk_lowered_by_id is not None and source.risk_lowered_by_id == actor.pk:
+        refusal_record(actor=actor, action=action, obj=version, reason="two-approver rule: whoever lowered a source's risk level does not approve its versions")
+        raise PermissionRefused(f"You lowered the risk level of {source}, so another approver must approve its versions.")
     own = actor is not None and source.registered_by_id is not None and source.registered_by_id == actor.pk
     if not own:
         return False
@@ -183,7 +192,8 @@ def _check_state(*, version: SourceVersion) -> None:
 
 
 def approvals_needed(version: SourceVersion, *, action: str = "version_activate") -> int:
-    return 2 if version.source.risk_level == RiskLevel.HIGH and action != "version_rollback" else 1
+    """Distinct approvals a version needs: fixed when it was submitted (one for a rollback)."""
+    return 1 if action == "version_rollback" else int(version.approvals_required or 1)
 
 
 def version_activate(
@@ -218,6 +228,8 @@ def version_activate(
             )
         if override:
             audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason, data={"emergency_override": True})
+        # Fixed when the version was submitted for approval, never read from the source now.
+        version_submit(version=version)
         needed = approvals_needed(version, action=action)
         approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
         if actor is not None and len(approvers) < needed:

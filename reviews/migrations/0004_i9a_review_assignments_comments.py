@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('reviews', '0002_roles'),
+        ('reviews', '0003_i11_manage_queues'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
