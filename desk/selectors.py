@@ -101,6 +101,7 @@ class DiffRow:
     passage_id: int
     passage_version_id: int
     blocked: bool
+    block_id: int | None = None
 
 
 @dataclass
@@ -166,6 +167,9 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
     shown = shown or candidate or (next((r for r in versions if r.version.is_active), None)) or newest
     diff: list[DiffRow] = []
     results: list[TestResult] = []
+    passage_blocks = dict(
+        BlockSwitch.objects.filter(lifted_at__isnull=True, target="passage", source=source).values_list("passage_id", "pk")
+    )
     if shown is not None:
         members = (
             VersionPassage.objects.filter(source_version=shown.version)
@@ -187,7 +191,7 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
             diff.append(DiffRow(
                 kind=m.change_kind, kind_label=str(ChangeKind(m.change_kind).label), heading=passage.heading_path or f"passage {m.ordinal + 1}",
                 old=old, new=new, text=pv.text, live_url=live_place_url(source, anchor=passage.anchor, text=pv.text),
-                passage_id=passage.pk, passage_version_id=pv.pk, blocked=passage.is_blocked,
+                passage_id=passage.pk, passage_version_id=pv.pk, blocked=passage.is_blocked, block_id=passage_blocks.get(passage.pk),
             ))
         if shown.run is not None:
             results = list(TestResult.objects.filter(run=shown.run).select_related("pair", "pair__expected_passage", "waived_by").order_by("id"))

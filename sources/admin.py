@@ -147,6 +147,12 @@ class SourceAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Source]:
         return with_domain_blocked(super().get_queryset(request))
 
+    def has_delete_permission(self, request: HttpRequest, obj: Source | None = None) -> bool:
+        # Deleting a blocked source would erase its block record: lift the block first.
+        if obj is not None and obj.is_blocked:
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="Source", ordering="title")
     def desk_link(self, obj: Source) -> SafeString:
         return format_html('<a href="{}">{}</a>', reverse("admin:desk-source", args=[obj.pk]), str(obj))

@@ -71,6 +71,8 @@ def test_a_passage_version_id_blocks_its_own_passage_and_the_screen_names_it(cli
     assert switch.passage_id == tents.passage_id
     assert Passage.objects.get(pk=tents.passage_id).is_blocked
     assert not Passage.objects.get(pk=stoves.passage_id).is_blocked
+    page = client.get(reverse("admin:desk-source", args=[kb.prices.pk])).content.decode()
+    assert "Unblock the passage" not in page, "unblocking is for approvers"
     with pytest.raises(InvalidInput, match="belongs to passage"):
         block_apply(actor=editor, target="passage", passage_id=stoves.passage_id, passage_version_id=tents.pk, reason="x")
 
@@ -153,3 +155,12 @@ def test_incident_switch_banner_on_every_page(client, editor, approver):
     response = client.post(reverse("admin:desk-switches"), {"reason": "over", "pause_activations": "", "primary_only": ""}, follow=True)
     assert "Incident switches saved: activations are allowed" in response.content.decode()
     assert "Incident mode:" not in client.get(reverse("admin:index")).content.decode()
+
+
+def test_approvers_unblock_a_passage_from_the_source_page(client, editor, approver):
+    kb = build_kb(editor)
+    tents = kb.pvs["Price list > Tents"]
+    switch, _ = block_apply(actor=editor, target="passage", passage_id=tents.passage_id, reason="price under review")
+    client.force_login(approver)
+    page = client.get(reverse("admin:desk-source", args=[kb.prices.pk])).content.decode()
+    assert f'href="{reverse("admin:desk-block-lift", args=[switch.pk])}">Unblock the passage “Price list &gt; Tents”' in page
