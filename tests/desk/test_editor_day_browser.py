@@ -116,6 +116,20 @@ def test_an_editors_day(browser, live_server, settings, demo_shop, editor, appro
     ap.get_by_text("Unblocked: Source Delivery terms").wait_for()
     assert _exported(source) == live
 
+    # The global incident switch: a banner on every page while it is on.
+    ap.get_by_label("Pause every activation").check()
+    ap.get_by_label("Reason for the change").fill("Suspicious edits on the shop under investigation.")
+    ap.get_by_role("button", name="Save the incident switches").click()
+    ap.get_by_text("Incident switches saved: activations are paused").wait_for()
+    ed.goto(f"{base}/admin/")
+    banner = ed.get_by_role("status").filter(has_text="Incident mode")
+    assert "activations are paused" in banner.inner_text() and "Suspicious edits" in banner.inner_text()
+    _shot(ed, "review-queue-incident-banner")
+    ap.get_by_label("Pause every activation").uncheck()
+    ap.get_by_label("Reason for the change").fill("Investigation closed.")
+    ap.get_by_role("button", name="Save the incident switches").click()
+    ap.get_by_text("Incident switches saved: activations are allowed").wait_for()
+
     # A whole flow by keyboard alone: block one passage from the source page.
     ed.goto(f"{base}/admin/desk/sources/{source.pk}/")
     _tab_to(ed, "Block the passage “Delivery terms > Express delivery”")
@@ -124,6 +138,7 @@ def test_an_editors_day(browser, live_server, settings, demo_shop, editor, appro
     _tab_to(ed, field_id="id_reason")
     ed.keyboard.type("Express price under review.")
     _tab_to(ed, "Block passage now")
+    _shot(ed, "keyboard-focus-block-button")
     ed.keyboard.press("Enter")
     ed.wait_for_url("**/admin/desk/incidents/**")
     assert ed.locator("tr", has_text="Passage “Delivery terms > Express delivery” of Delivery terms").count() == 1

@@ -136,3 +136,20 @@ def test_queue_queries_do_not_grow_with_rows(client, editor, django_assert_max_n
         used.append(len(ctx.captured_queries))
         assert len(response.context["queue"].items) >= 4 * n
     assert used[0] == used[1], f"queries grew with the rows: {used}"
+
+
+def test_failed_jobs_and_stuck_sources_need_a_person(client, editor):
+    from dispatch.models import WorkRequest, WorkStatus
+    from sources.services import source_register
+
+    stuck = source_register(actor=editor, url="https://stuck.example.org/p", title="Stuck page", fetch=False)
+    Source.objects.filter(pk=stuck.pk).update(registered_at=timezone.now() - timedelta(hours=3))
+    WorkRequest.objects.create(job="claims.verify_answer", kwargs={"answer_id": 1}, queue="judge", status=WorkStatus.FAILED,
+                               finished_at=timezone.now(), error="JudgeUnavailable: the LLM endpoint answered 503")
+    client.force_login(editor)
+    titles = _titles(client.get(reverse("admin:index")))
+    assert "Stuck at “registered”: Stuck page" in titles
+    failed = next(t for t in titles if t.startswith("Verifying an answer failed"))
+    assert failed
+    text = client.get(reverse("admin:desk-queue"), {"category": "judge_error"}).content.decode()
+    assert "the LLM endpoint answered 503" in text and "Stuck page" not in text
