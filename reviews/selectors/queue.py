@@ -9,7 +9,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import models
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Cast, Concat
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -287,7 +288,8 @@ def _failed_work_items(rows: list[WorkRequest]) -> list[QueueItem]:
 
 
 def _stuck_qs(filters: QueueFilters) -> QuerySet[Source]:
-    unfinished = WorkRequest.objects.filter(status__in=UNFINISHED, kwargs__source_id=OuterRef("pk"))
+    # Work for a source is keyed "fetch:<id>" (dispatch dedupe keys), which works on every database.
+    unfinished = WorkRequest.objects.filter(status__in=UNFINISHED, dedupe_key=Concat(Value("fetch:"), Cast(OuterRef("pk"), output_field=CharField())))
     return (
         Source.objects.filter(stage__in=[Stage.REGISTERED, Stage.FETCHED, Stage.EXTRACTED, Stage.VERSIONED], is_blocked=False,
                               registered_at__lt=timezone.now() - STUCK_AFTER)

@@ -132,6 +132,10 @@ def testresult_waive(*, actor: Actor, result_id: int, reason: str) -> TestResult
     if result.passed:
         raise IllegalTransition("This test pair passed; there is nothing to waive.")
     with transaction.atomic():
+        result = TestResult.objects.select_for_update(of=("self",)).select_related("run__source_version", "waived_by").get(pk=result_id)
+        if result.waived:
+            who = result.waived_by.get_username() if result.waived_by else "someone"
+            raise IllegalTransition(f"This failing pair was already waived by {who}: {result.waiver_reason}")
         result.waived = True
         result.waived_by = user_or_none(actor)
         result.waiver_reason = reason.strip()

@@ -303,6 +303,8 @@ def canonical_proposal_decide(
     """Accept (the canonical URL changes; the old one stays in history) or reject (a reason is
     required) a redirect proposal. When the new URL is already another source, accepting needs
     `existing`: merge this source into that one, or point this source at it."""
+    # Imported here: reviews.services.degraded imports sources.services (stages), whose package
+    # imports this module.
     from reviews.services.degraded import block_apply
 
     task = EditorialTask.objects.select_related("source").filter(pk=task_id, kind=TaskKind.CANONICAL_CHANGE).first()

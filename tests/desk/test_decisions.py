@@ -101,6 +101,9 @@ def test_waive_from_the_page_needs_a_reason_and_shows_it_on_the_version(client, 
     assert "Waived by approver: judge misreads the £ sign" in page
     assert "failed, waived" in page
     assert "is now active" in _messages(_decide(client, v2, decision="approve"))
+    again = client.post(reverse("admin:desk-result-waive", args=[result.pk]), {"reason": "twice"}, follow=True)
+    assert "already waived by approver: judge misreads the £ sign" in _messages(again)
+    assert AuditLog.objects.filter(action="testresult_waive", allowed=True).count() == 1
 
 
 def test_rollback_and_retest_from_the_page(client, editor, approver, approver2):
