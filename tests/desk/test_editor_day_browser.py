@@ -14,7 +14,8 @@ from reviews import testpairs
 from sources.models import Source
 from sources.selectors import export_passages
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# Over 20 s on a loaded 2-core machine: run by `make test-slow` (CI runs it too).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
