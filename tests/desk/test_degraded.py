@@ -164,3 +164,28 @@ def test_approvers_unblock_a_passage_from_the_source_page(client, editor, approv
     client.force_login(approver)
     page = client.get(reverse("admin:desk-source", args=[kb.prices.pk])).content.decode()
     assert f'href="{reverse("admin:desk-block-lift", args=[switch.pk])}">Unblock the passage “Price list &gt; Tents”' in page
+
+
+def test_incidents_page_queries_do_not_grow_with_blocks(client, editor, approver, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    kb = build_kb(editor)
+    client.force_login(editor)
+    p = {h.split(" > ")[-1]: pv.passage_id for h, pv in kb.pvs.items()}
+    batches = [
+        [{"target": "passage", "passage_id": p["Tents"]}, {"target": "passage", "passage_id": p["Stoves"]},
+         {"target": "source", "source_id": kb.delivery.pk}, {"target": "domain", "domain": "example.org"}],
+        [{"target": "passage", "passage_id": p["Express delivery"]}, {"target": "source", "source_id": kb.prices.pk},
+         {"target": "domain", "domain": "example.net"}, {"target": "passage", "passage_id": p["Tents"]}],
+    ]
+    used = []
+    for batch in batches:
+        switches = [block_apply(actor=editor, reason="incident", **target)[0] for target in batch]
+        block_lift(actor=approver, switch_id=switches[0].pk, reason="over")
+        client.get(reverse("admin:desk-incidents"))
+        with django_assert_max_num_queries(20), CaptureQueriesContext(connection) as ctx:
+            text = client.get(reverse("admin:desk-incidents")).content.decode()
+        used.append(len(ctx.captured_queries))
+    assert "Blocked now (6)" in text
+    assert used[0] == used[1], f"queries grew with the blocks: {used}"
