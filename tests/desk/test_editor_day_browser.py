@@ -28,10 +28,16 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+CSP_ERRORS: list[str] = []
+
+
 def _login(browser, base: str, username: str):
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15000)
+    # The browser reports every Content-Security-Policy violation on the console.
+    page.on("console", lambda m: CSP_ERRORS.append(m.text) if m.type == "error" and ("Content Security Policy" in m.text or "Refused" in m.text) else None)
+    page.on("pageerror", lambda e: CSP_ERRORS.append(str(e)))
     page.goto(f"{base}/admin/login/?next=/admin/")
     page.fill("#id_username", username)
     page.fill("#id_password", f"pw-{username}")
@@ -59,6 +65,7 @@ def _tab_to(page, text: str = "", *, field_id: str = "", limit: int = 250) -> No
 def test_an_editors_day(browser, live_server, settings, demo_shop, editor, approver, run_jobs):
     settings.ALLOWED_HOSTS = ["*"]
     base = live_server.url
+    CSP_ERRORS.clear()
 
     # The editor registers a demo page and lands on its page, which follows the work by itself.
     ed = _login(browser, base, "editor")
@@ -145,3 +152,4 @@ def test_an_editors_day(browser, live_server, settings, demo_shop, editor, appro
     assert ed.locator("tr", has_text="Passage “Delivery terms > Express delivery” of Delivery terms").count() == 1
     _shot(ed, "incidents-passage")
     assert len(_exported(source)) == len(live) - 1
+    assert CSP_ERRORS == [], "no page of the day broke the Content-Security-Policy or threw a script error"
