@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 
 from claims.models import Citation
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
+from dispatch.selectors import status_of
 from reviews.models import Approval, ApprovalDecision, AuditLog, BlockSwitch, TestPair, TestResult, TestRun, TestRunStatus
 from sources.admin import word_diff
 from sources.models import (
@@ -250,7 +251,10 @@ def source_status(*, source_id: int) -> dict[str, Any] | None:
         label = WORK_LABELS.get(w["job"], "Working")
         step = f" ({w['progress']} of {w['progress_total']})" if w["progress_total"] else ""
         waiting = " — waiting for a worker" if w["status"] != WorkStatus.RUNNING else ""
-        message = f"{label}{step}{waiting}. {w['message']}".strip()
+        row = WorkRequest.objects.get(pk=w["id"])
+        described = status_of(row)  # dispatch's own words (delayed when Redis is away, next try time)
+        detail = described["message"] if described["state"] in ("delayed", "queued") and described["message"] != "Queued." else w["message"]
+        message = f"{label}{step}{waiting}. {detail}".strip()
     else:
         failed = next((w for w in work if w["status"] == WorkStatus.FAILED), None)
         message = f"The last job failed: {failed['error'][:200]}" if failed else f"Stage: {source['stage'].replace('_', ' ')}."

@@ -17,6 +17,7 @@ from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
+from dispatch.selectors import DELAYED_MESSAGE, work_status
 from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
@@ -176,7 +177,11 @@ class SourceAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
-                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued. This page follows it through the stages.")
+                status = work_status(source)
+                if status is not None and status["state"] == "delayed":
+                    messages.warning(request, status["message"])
+                else:
+                    messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued. This page follows it through the stages.")
                 return redirect("admin:desk-source", source.pk)
         return self._form_page(request, form, "Register a source")
 
@@ -217,6 +222,8 @@ class SourceAdmin(admin.ModelAdmin):
         ids = list(queryset.values_list("pk", flat=True))
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
              done="A fresh fetch is queued for {names}; this page follows them.")
+        if any((work_status(source) or {}).get("state") == "delayed" for source in queryset[:50]):
+            messages.warning(request, DELAYED_MESSAGE)
         return redirect(work_url(kind="fetch", ids=ids, back=request.get_full_path()))
 
 
