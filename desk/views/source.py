@@ -3,6 +3,7 @@ citations and every decision, updating itself while work it started runs."""
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
@@ -14,7 +15,7 @@ from sources.services.fetch import proposal_existing_source
 
 def source_page(request: HttpRequest, source_id: int) -> HttpResponse:
     if not request.user.has_perm("sources.view_source"):
-        raise Http404
+        raise PermissionDenied
     data = source_page_data(source_id=source_id, version_number=int_or_none(request.GET.get("version")), fetch_page=request.GET.get("fetches") or 1)
     if data is None:
         raise Http404("There is no such source.")
