@@ -88,8 +88,12 @@ def item_comment(request: HttpRequest) -> HttpResponse:
 def item_thread_page(request: HttpRequest) -> HttpResponse:
     key = request.GET.get("item", "")
     thread = thread_of(item_key=key)
+    title = request.GET.get("title", "")[:300]
+    back = request.GET.get("back", "")
+    item_url = back if back.startswith("/admin/") else reverse("admin:desk-queue")
     return render_desk(
-        request, "admin/desk/thread.html", "Comments on a review item", item=key, thread=thread,
-        comment_form=CommentForm(initial={"item": key}), reviewers=_reviewers(),
+        request, "admin/desk/thread.html", f"Comments on “{title}”" if title else "Comments on a review item", item=key, thread=thread,
+        comment_form=CommentForm(initial={"item": key}), reviewers=_reviewers(), item_title=title, item_url=item_url,
+        here=request.get_full_path(),
     )
 

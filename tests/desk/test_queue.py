@@ -153,3 +153,16 @@ def test_failed_jobs_and_stuck_sources_need_a_person(client, editor):
     assert failed
     text = client.get(reverse("admin:desk-queue"), {"category": "judge_error"}).content.decode()
     assert "the LLM endpoint answered 503" in text and "Stuck page" not in text
+
+
+def test_the_thread_page_names_its_item_and_keeps_the_reader_there(client, editor):
+    kb = build_kb(editor)
+    v2 = candidate(kb.prices)
+    client.force_login(editor)
+    queue = client.get(reverse("admin:index")).content.decode()
+    link = next(part for part in queue.split('href="')[1:] if part.startswith(reverse("admin:desk-item-thread"))).split('"')[0].replace("&amp;", "&")
+    page = client.get(link).content.decode()
+    assert "Comments on “Approve Price list — version 2”" in page
+    assert f'href="{reverse("admin:desk-source", args=[kb.prices.pk])}?version={v2.number}"' in page
+    response = client.post(reverse("admin:desk-item-comment"), {"item": f"approval:sources.sourceversion:{v2.pk}", "text": "ok", "next": link})
+    assert response.status_code == 302 and response.url == link

@@ -133,3 +133,12 @@ def test_superusers_get_a_link_to_the_job_queues(client, superuser, editor):
     text = client.get(reverse("admin:desk-incidents")).content.decode()
     assert "Job queues (django-rq)" in text
     assert client.get(reverse("admin:django_rq_home")).status_code == 200
+
+
+def test_verify_again_follows_the_verifications(client, editor):
+    kb = build_kb(editor)
+    client.force_login(editor)
+    response = client.post(reverse("admin:claims_answer_changelist"), {"action": "verify_again", "_selected_action": [kb.answer.pk]})
+    assert response.status_code == 302 and "kind=verify" in response.url
+    text = client.get(response.url).content.decode()
+    assert "Progress of 1 verification(s)" in text and "0 of 1 verification(s) done" in text
