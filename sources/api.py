@@ -71,7 +71,10 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> JsonResponse:
 @api_view(methods=("POST",))
 def version_activate_view(request: HttpRequest, version_id: int) -> JsonResponse:
     data = json_body(request)
-    version = version_activate(actor=request.user, version_id=version_id, reason=str(data.get("reason") or ""))
+    version = version_activate(
+        actor=request.user, version_id=version_id, reason=str(data.get("reason") or ""),
+        emergency_override=data.get("emergency_override") is True,
+    )
     return JsonResponse({"id": version.pk, "is_active": version.is_active})
 
 
