@@ -1,111 +1,103 @@
-"""The answer view: state, wording, each claim with both sides of its evidence, the report card."""
+"""The answer view: state, wording, each claim with both sides of its evidence, the report card.
+
+Reports are rendered by templates (templates/admin/claims/answer/); the trace pages live in
+claims/admin_trace.py and hang off this admin's URLs (`admin:desk-trace`, `admin:desk-trace-find`).
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html, format_html_join
+from django.template.loader import render_to_string
+from django.urls import path, reverse
 from django.utils.safestring import SafeString
 
-from claims.models import Answer, Citation, Claim, Judgement
+from claims import admin_trace
+from claims.models import Answer, Citation, Judgement
 from claims.services import answer_verify_request
+from citecheck_site.admin_scale import ReadOnlyAdmin, ScaledAdmin
 
-
-def _quality(entry: dict[str, Any]) -> str:
-    quality = entry.get("quality") or {}
-    parts = ", ".join(f"{name} {value:.2f}" for name, value in (quality.get("parts") or {}).items())
-    return f"quality {quality.get('score', 0):.2f} ({parts})" if quality else "quality unknown"
-
-
-def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
-    """Evidence entries; a link only where the registry produced one (safe_link), else plain text."""
-    if not items:
-        return format_html("<p>{}</p>", "none")
-    rows = []
-    for e in items:
-        name = e.get("title") or e.get("domain") or "source"
-        label = format_html('<a href="{}" rel="noopener noreferrer nofollow">{}</a>', e["url"], name) if e.get("url") else format_html("{}", name)
-        rows.append(format_html("<li>{} ({}, {}): <q>{}</q></li>", label, e.get("domain", ""), _quality(e), e.get("span") or ""))
-    return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
-
-
-class ClaimInline(admin.TabularInline):
-    model = Claim
-    fields = ("position", "text", "needs_citation", "state", "confidence", "needs_reverification")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
+CLAIMS_ON_ANSWER_PAGE = 20
 
 
 @admin.register(Answer)
-class AnswerAdmin(admin.ModelAdmin):
+class AnswerAdmin(ScaledAdmin):
     list_display = ("__str__", "state", "model_name", "received_at", "verified_at", "needs_reverification")
     list_filter = ("state", "needs_reverification")
-    search_fields = ("question", "answer_text")
-    readonly_fields = ("question", "answer_text", "answer_format", "model_name", "language", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    search_fields = ("=id", "question")
+    readonly_fields = ("trace_link", "question", "answer_text", "answer_format", "model_name", "language", "sources_sent", "received_at", "state", "state_wording", "claims_list", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
-    inlines = [ClaimInline]
+    list_only = ("id", "question", "answer_text", "state", "model_name", "received_at", "verified_at", "needs_reverification")
     actions = ["verify_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
 
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # claims and citations are the audit trail of what the bot said
+
+    def get_urls(self) -> list[Any]:
+        site = self.admin_site
+        return [
+            path("trace/", site.admin_view(partial(admin_trace.trace_find_view, site=site)), name="desk-trace-find"),
+            path("<int:answer_id>/trace/", site.admin_view(partial(admin_trace.trace_view, site=site)), name="desk-trace"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="Trace")
+    def trace_link(self, obj: Answer) -> SafeString:
+        return SafeString(render_to_string("admin/claims/answer/trace_link.html", {"answer": obj}))
+
+    @admin.display(description="Claims")
+    def claims_list(self, obj: Answer) -> SafeString:
+        shown = list(obj.claims.order_by("position")[:CLAIMS_ON_ANSWER_PAGE])
+        total = len(shown) if len(shown) < CLAIMS_ON_ANSWER_PAGE else obj.claims.count()
+        return SafeString(render_to_string("admin/claims/answer/claims_list.html", {
+            "shown": shown, "total": total, "trace_url": reverse("admin:desk-trace", args=[obj.pk]),
+        }))
+
     @admin.display(description="Verification report")
     def verification(self, obj: Answer) -> SafeString:
-        report = obj.report or {}
-        if not report:
-            return format_html("<p>{}</p>", "Not verified yet.")
-        parts = [format_html("<p><strong>{}</strong>: {}</p>", obj.get_state_display(), obj.state_wording)]
-        for claim in report.get("claims", []):
-            parts.append(format_html(
-                "<h4>{} — {} (confidence {}, {} independent supporter(s))</h4><p>{}</p><p>Supporting:</p>{}<p>Contradicting:</p>{}",
-                claim.get("claim", ""), claim.get("state", ""), claim.get("confidence", ""), claim.get("independent_supporters", 0),
-                "; ".join(claim.get("notes", [])), _evidence_list(claim.get("supporting", [])), _evidence_list(claim.get("contradicting", [])),
-            ))
-        card = report.get("card", {})
-        if card:
-            parts.append(format_html(
-                "<h4>Report card</h4><p>{} claim(s): {} verified, {} unverified, {} contradicted; verification rate {}</p>",
-                card.get("total_claims", 0), card.get("verified", 0), card.get("unverified", 0), card.get("contradicted", 0), card.get("verification_rate_display", ""),
-            ))
-            gaps = card.get("gaps", [])
-            if gaps:
-                parts.append(format_html("<p>{}</p><ul>{}</ul>", "Research gaps (claims that need more sources):", format_html_join(
-                    "", "<li>{} — try: {}</li>", ((g.get("claim", ""), "; ".join(g.get("queries", []))) for g in gaps))))
-        bibliography = report.get("bibliography", [])
-        if bibliography:
-            parts.append(format_html("<h4>Sources</h4><ol>{}</ol>", format_html_join(
-                "", '<li><a href="{}" rel="noopener noreferrer nofollow">{}</a></li>', ((b.get("url") or "#", b.get("title", "")) for b in bibliography))))
-        return format_html("{}" * len(parts), *parts)
+        return SafeString(render_to_string("admin/claims/answer/verification_report.html", {
+            "report": obj.report or {}, "state_label": obj.get_state_display(), "state_wording": obj.state_wording,
+        }))
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
         with transaction.atomic():
-            for answer in queryset:
+            count = 0
+            for answer in queryset.only("id"):
                 answer_verify_request(answer=answer)
-        messages.success(request, f"Verification queued for {queryset.count()} answer(s).")
+                count += 1
+        messages.success(request, f"Verification queued for {count} answer(s).")
 
 
 @admin.register(Judgement)
-class JudgementAdmin(admin.ModelAdmin):
-    list_display = ("claim_text", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
+class JudgementAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
     list_filter = ("status", "judge", "heuristic", "needs_reverification")
-    search_fields = ("claim_text", "rationale")
-    readonly_fields = [f.name for f in Judgement._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    # Exact ids and fingerprints use their indexes; the claim text is matched from its start.
+    search_fields = ("=id", "=passage_version__id", "=passage_fingerprint", "^claim_text")
+    list_only = ("id", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification", "claim_text")
 
 
 @admin.register(Citation)
-class CitationAdmin(admin.ModelAdmin):
-    list_display = ("claim", "source_number", "passage_version", "quote", "needs_reverification")
-    readonly_fields = [f.name for f in Citation._meta.fields]
+class CitationAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source_number", "passage_version_link", "quote_result", "needs_reverification")
+    list_select_related = ("claim", "passage_version__passage__source")
+    search_fields = ("=id", "=claim__answer__id", "=passage_version__id", "=passage_version__fingerprint")
+    list_only = (
+        "id", "source_number", "quote", "quote_result", "needs_reverification", "claim__id", "claim__text", "claim__position",
+        "claim__answer_id", "passage_version__id", "passage_version__passage__id", "passage_version__passage__heading_path",
+        "passage_version__passage__ordinal", "passage_version__passage__source__id", "passage_version__passage__source__title",
+        "passage_version__passage__source__canonical_url",
+    )
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    @admin.display(description="Passage version")
+    def passage_version_link(self, obj: Citation) -> SafeString:
+        return SafeString(render_to_string("admin/desk/passage_version_link.html", {"pv": obj.passage_version}))

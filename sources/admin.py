@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import partial
 from typing import Any
 
 from django.contrib import admin, messages
@@ -11,12 +12,14 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
+from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from sources.forms import SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
@@ -55,41 +58,47 @@ def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any
         messages.success(request, f"{done} done.")
 
 
-class FetchInline(admin.TabularInline):
-    model = FetchResult
-    fields = ("fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = True
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[FetchResult]:
-        return super().get_queryset(request).order_by("-fetched_at")
+FETCHES_ON_SOURCE_PAGE = 20
 
 
-class VersionInline(admin.TabularInline):
+class VersionInline(ReadOnlyInline):
     model = SourceVersion
-    fields = ("number", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active", "activated_at")
+    fields = ("number", "created_at", "extraction_status", "diff_summary_text", "tested_at", "is_active", "activated_at")
     readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
     show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
+        # The change link's text names the source: read it in the same query, never the body.
+        return super().get_queryset(request).select_related("source").defer("body_compressed", "extraction")
+
+    @admin.display(description="changes")
+    def diff_summary_text(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj)
 
 
 @admin.register(Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(ScaledAdmin):
     list_display = ("title", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
-    search_fields = ("title", "canonical_url", "domain", "owner")
+    # Ids and domains exactly (indexed); titles and URLs from their start.
+    search_fields = ("=id", "=domain", "^title", "^canonical_url")
+    list_only = ("id", "title", "canonical_url", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
     readonly_fields = (
         "normalized_url", "canonical_url", "domain", "stage", "stage_before_block", "live_page_changed", "is_blocked", "blocked_reason",
         "provenance", "registered_by", "registered_at", "link_state", "evidence_status", "last_checked_at", "last_ok_at",
-        "consecutive_failures", "first_failure_at", "next_check_at", "displayed_date",
+        "consecutive_failures", "first_failure_at", "next_check_at", "displayed_date", "recent_fetches",
     )
-    inlines = [VersionInline, FetchInline]
+    inlines = [VersionInline]
     actions = ["refetch"]
+
+    @admin.display(description="Fetch history (latest first)")
+    def recent_fetches(self, obj: Source) -> SafeString:
+        fetches = list(obj.fetches.order_by("-fetched_at", "-id").only(
+            "id", "fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note",
+        )[: FETCHES_ON_SOURCE_PAGE + 1])
+        return SafeString(render_to_string("admin/sources/source/recent_fetches.html", {
+            "fetches": fetches[:FETCHES_ON_SOURCE_PAGE], "more": len(fetches) > FETCHES_ON_SOURCE_PAGE, "source": obj,
+        }))
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Registration goes through the service (normalisation, duplicates, first fetch)."""
@@ -107,7 +116,14 @@ class SourceAdmin(admin.ModelAdmin):
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
-        return [path("import/", self.admin_site.admin_view(self.import_view), name="sources_source_import"), *super().get_urls()]
+        from reviews.admin_overview import overview_view
+
+        site = self.admin_site
+        return [
+            path("import/", site.admin_view(self.import_view), name="sources_source_import"),
+            path("overview/", site.admin_view(partial(overview_view, site=site)), name="desk-overview"),
+            *super().get_urls(),
+        ]
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_add_permission(request):
@@ -133,13 +149,40 @@ class SourceAdmin(admin.ModelAdmin):
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk})
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyInline):
     model = VersionPassage
     fields = ("ordinal", "change_kind", "passage_version", "previous")
     readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[VersionPassage]:
+        return super().get_queryset(request).select_related("passage_version__passage", "previous__passage", "source_version").defer(
+            "passage_version__text", "previous__text", "source_version__body_compressed", "source_version__extraction")
+
+
+def diff_summary_text(version: SourceVersion) -> str:
+    """'2 changed, 1 added, 5 unchanged' (or 'first version'), not the stored JSON."""
+    counts = version.diff_summary or {}
+    if version.compared_to_id is None and not counts:
+        return "first version"
+    parts = [f"{counts[kind]} {ChangeKind(kind).label}" for kind in ChangeKind.values if counts.get(kind)]
+    return ", ".join(parts) or "no passages"
+
+
+def extraction_text(version: SourceVersion) -> list[tuple[str, str]]:
+    """Extraction metadata as (label, value) lines a person reads, not the stored JSON."""
+    labels = {"passages": "passages", "title": "title", "date": "page date", "language": "language", "method": "method",
+              "chars": "characters", "pages": "pages", "elapsed_ms": "time (ms)", "error": "error", "warnings": "warnings"}
+    lines = []
+    for key, value in (version.extraction or {}).items():
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value) or "none"
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items()) or "none"
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        if value not in ("", None):
+            lines.append((labels.get(key, str(key).replace("_", " ")), str(value)))
+    return lines
 
 
 # --- side-by-side diff of a version against the version it was compared to ---------------------
@@ -223,12 +266,15 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 
 
 @admin.register(SourceVersion)
-class SourceVersionAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active")
+class SourceVersionAdmin(ScaledAdmin):
+    list_display = ("__str__", "created_at", "extraction_status", "changes", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    list_select_related = ("source",)
+    list_defer = ("body_compressed", "extraction")
+    search_fields = ("=id", "=source__id", "=content_hash")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -236,6 +282,20 @@ class SourceVersionAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # versions are history
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
+        return super().get_queryset(request).defer("body_compressed")
+
+    @admin.display(description="changes against the compared version")
+    def changes(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj)
+
+    @admin.display(description="extraction")
+    def extraction_lines(self, obj: SourceVersion) -> SafeString:
+        return SafeString(render_to_string("admin/sources/sourceversion/extraction.html", {"lines": extraction_text(obj)}))
 
     @admin.display(description="Side-by-side diff")
     def side_by_side_diff(self, obj: SourceVersion) -> SafeString:
@@ -255,35 +315,62 @@ class SourceVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(FetchResult)
-class FetchResultAdmin(admin.ModelAdmin):
+class FetchResultAdmin(ReadOnlyAdmin):
     list_display = ("requested_url", "link_state", "status_code", "fetched_at", "elapsed_ms")
     list_filter = ("link_state",)
+    search_fields = ("=id", "=source__id", "^requested_url")
+    list_only = ("id", "requested_url", "link_state", "status_code", "fetched_at", "elapsed_ms")
+    ordering = ("-fetched_at", "-id")
     readonly_fields = [f.name for f in FetchResult._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
 
 @admin.register(Passage)
-class PassageAdmin(admin.ModelAdmin):
-    list_display = ("heading_path", "source", "anchor", "ordinal", "is_blocked")
+class PassageAdmin(ScaledAdmin):
+    list_display = ("__str__", "source", "anchor", "ordinal", "is_blocked")
     list_filter = ("is_blocked",)
-    search_fields = ("heading_path", "source__title")
-    readonly_fields = ("source", "key", "heading_path", "anchor", "ordinal", "is_blocked", "blocked_reason")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id", "^heading_path")
+    list_only = ("id", "heading_path", "anchor", "ordinal", "is_blocked", "source__id", "source__title", "source__canonical_url")
+    readonly_fields = ("source", "key", "heading_path", "anchor", "ordinal", "is_blocked", "blocked_reason", "where_used")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # passages come from extraction
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="Where is this used?")
+    def where_used(self, obj: Passage) -> SafeString:
+        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_id": obj.pk}))
 
 
 @admin.register(PassageVersion)
-class PassageVersionAdmin(admin.ModelAdmin):
-    list_display = ("passage", "change_kind", "first_seen_at", "last_seen_at", "fingerprint")
-    search_fields = ("text",)
-    readonly_fields = [f.name for f in PassageVersion._meta.fields]
+class PassageVersionAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source", "change_kind", "first_seen_at", "last_seen_at", "fingerprint")
+    list_filter = ("change_kind",)
+    list_select_related = ("passage__source",)
+    # Never sort by passage__ordinal (the model's ordering): that sorts every row. Newest first uses the key.
+    ordering = ("-id",)
+    # Exact id / fingerprint use their indexes; the text search is served by a trigram index on PostgreSQL
+    # (migration sources 0002_i9b_...); on SQLite it scans, which is fine at SQLite's sizes.
+    search_fields = ("=id", "=fingerprint", "=passage__id", "text")
+    list_only = (
+        "id", "change_kind", "first_seen_at", "last_seen_at", "fingerprint", "passage__id", "passage__heading_path", "passage__ordinal",
+        "passage__source__id", "passage__source__title", "passage__source__canonical_url",
+    )
+    readonly_fields = [*(f.name for f in PassageVersion._meta.fields), "where_used"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    @admin.display(description="source", ordering="passage__source_id")
+    def source(self, obj: PassageVersion) -> str:
+        return str(obj.passage.source)
+
+    @admin.display(description="Where is this used?")
+    def where_used(self, obj: PassageVersion) -> SafeString:
+        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_version_id": obj.pk}))
 
 
 @admin.register(DomainPolicy)
-class DomainPolicyAdmin(admin.ModelAdmin):
+class DomainPolicyAdmin(ScaledAdmin):
     list_display = ("domain", "quality_tier", "is_blocked", "allowed_for_links", "respect_robots", "min_request_gap_ms")
     list_filter = ("quality_tier", "is_blocked", "allowed_for_links")
     search_fields = ("domain",)
@@ -291,9 +378,11 @@ class DomainPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(EditorialTask)
-class EditorialTaskAdmin(admin.ModelAdmin):
-    list_display = ("kind", "source", "status", "proposed_url", "opened_at")
+class EditorialTaskAdmin(ScaledAdmin):
+    list_display = ("__str__", "kind", "status", "proposed_url", "opened_at")
     list_filter = ("kind", "status")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id")
     readonly_fields = ("source", "kind", "status", "proposed_url", "detail", "data", "opened_at", "closed_at", "closed_by", "close_reason")
     actions = ["accept", "reject"]
 
@@ -307,6 +396,8 @@ class EditorialTaskAdmin(admin.ModelAdmin):
 
 
 @admin.register(SearchHit)
-class SearchHitAdmin(admin.ModelAdmin):
-    list_display = ("source", "engine", "executed_query", "rank", "observed_at", "is_sponsored")
+class SearchHitAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source", "engine", "executed_query", "rank", "observed_at", "is_sponsored")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id", "^executed_query")
     readonly_fields = [f.name for f in SearchHit._meta.fields]

@@ -1,0 +1,115 @@
+"""Admin building blocks that keep list pages fast on large tables, shared by every app's admin.
+
+- `EstimatedCountPaginator`: never an unbounded COUNT. Unfiltered lists on PostgreSQL use the
+  planner's row estimate (`pg_class.reltuples`); filtered or searched lists count at most
+  `COUNT_CAP + 1` rows (shown as "more than 10,000").
+- `ScaledAdmin`: that paginator, no second "full" count, and `list_only` / `list_defer` applied to
+  the changelist query only (so compressed bodies and long texts are never loaded in lists).
+- `ReadOnlyAdmin`: records written only by services (no Add, no Save, no Delete).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
+from django.core.paginator import Paginator
+from django.db import connections
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.functional import cached_property
+
+COUNT_CAP = 10_000
+# Below this many rows an exact COUNT is cheap and the estimate is not worth its imprecision.
+ESTIMATE_FROM = 50_000
+
+
+def table_estimate(queryset: QuerySet[Any]) -> int | None:
+    """The planner's estimate of the rows in the queryset's table (PostgreSQL only), or None."""
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(%s)", [queryset.model._meta.db_table])
+        row = cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None and row[0] >= 0 else None
+
+
+class EstimatedCountPaginator(Paginator):
+    """A paginator whose count is bounded: an estimate when unfiltered, capped when filtered."""
+
+    estimated = False
+    capped = False
+
+    @cached_property
+    def count(self) -> int:  # type: ignore[override]
+        queryset = self.object_list
+        if not isinstance(queryset, QuerySet):
+            return len(queryset)
+        if not queryset.query.where:
+            estimate = table_estimate(queryset)
+            if estimate is not None and estimate >= ESTIMATE_FROM:
+                self.estimated = True
+                return estimate
+        counted = queryset.order_by()[: COUNT_CAP + 1].count()
+        if counted > COUNT_CAP:
+            self.capped = True
+            return COUNT_CAP
+        return counted
+
+
+class ScaledChangeList(ChangeList):
+    def get_queryset(self, request: HttpRequest, exclude_parameters: Any = None) -> QuerySet[Any]:
+        queryset = super().get_queryset(request, exclude_parameters)
+        only = getattr(self.model_admin, "list_only", ())
+        defer = getattr(self.model_admin, "list_defer", ())
+        if only:
+            queryset = queryset.only(*only)
+        elif defer:
+            queryset = queryset.defer(*defer)
+        return queryset
+
+
+class ScaledAdmin(admin.ModelAdmin):
+    """A ModelAdmin for tables that grow: bounded counts, lean list queries, indexed ordering."""
+
+    paginator = EstimatedCountPaginator
+    show_full_result_count = False
+    list_per_page = 50
+    ordering: Any = ("-id",)
+    list_only: tuple[str, ...] = ()
+    list_defer: tuple[str, ...] = ()
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return ScaledChangeList
+
+
+class ReadOnlyAdmin(ScaledAdmin):
+    """Rows that only services write: viewable, never added, edited or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """An inline that only shows rows: no "Add another", no delete boxes."""
+
+    extra = 0
+    max_num = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
