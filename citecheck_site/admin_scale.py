@@ -77,7 +77,7 @@ class ScaledAdmin(admin.ModelAdmin):
     paginator = EstimatedCountPaginator
     show_full_result_count = False
     list_per_page = 50
-    ordering: Any = ("-id",)
+    ordering = ("-id",)
     list_only: tuple[str, ...] = ()
     list_defer: tuple[str, ...] = ()
 

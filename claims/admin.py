@@ -17,10 +17,10 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
 
+from citecheck_site.admin_scale import ReadOnlyAdmin, ScaledAdmin
 from claims import admin_trace
 from claims.models import Answer, Citation, Judgement
 from claims.services import answer_verify_request
-from citecheck_site.admin_scale import ReadOnlyAdmin, ScaledAdmin
 
 CLAIMS_ON_ANSWER_PAGE = 20
 

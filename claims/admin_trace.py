@@ -78,11 +78,12 @@ def trace_find_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpRespo
     subject: PassageVersion | None = None
     uses = None
     if pv_id is not None or passage_id is not None:
-        citations = Citation.objects.filter(passage_version_id=pv_id) if pv_id is not None else Citation.objects.filter(passage_version__passage_id=passage_id)
-        subject = (
-            PassageVersion.objects.select_related("passage__source").filter(pk=pv_id).first() if pv_id is not None
-            else PassageVersion.objects.select_related("passage__source").filter(passage_id=passage_id).order_by("-id").first()
-        )
+        if pv_id is not None:
+            citations = Citation.objects.filter(passage_version_id=pv_id)
+            subject = PassageVersion.objects.select_related("passage__source").filter(pk=pv_id).first()
+        else:
+            citations = Citation.objects.filter(passage_version__passage_id=passage_id or 0)
+            subject = PassageVersion.objects.select_related("passage__source").filter(passage_id=passage_id or 0).order_by("-id").first()
         answers = (
             Answer.objects.filter(pk__in=citations.values("claim__answer_id"))
             .only("id", "question", "answer_text", "state", "received_at", "verified_at").order_by("-received_at", "-id")

@@ -120,15 +120,16 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
     ):
         citations[citation.claim_id].append(citation)
     pvs: dict[int, PassageVersion] = {c.passage_version.pk: c.passage_version for cs in citations.values() for c in cs if c.passage_version}
-    sent_ids = [i for i in (answer.sources_sent or []) if isinstance(i, int) and not isinstance(i, bool)]
+    sent: list[Any] = list(answer.sources_sent or [])
+    sent_ids = [i for i in sent if isinstance(i, int) and not isinstance(i, bool)]
     if any(c.needs_citation and not citations.get(c.pk) for c in claims):
         missing = [i for i in sent_ids if i not in pvs]
         if missing:
             pvs.update({pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=missing).select_related("passage__source")})  # 5
     context = _Context.load(pvs=pvs, claims=claims, since=since)
-    out_claims = []
+    out_claims: list[dict[str, Any]] = []
     for claim in claims:
-        entries = [(c, c.passage_version) for c in citations.get(claim.pk, [])]
+        entries: list[tuple[Citation | None, PassageVersion | None]] = [(c, c.passage_version) for c in citations.get(claim.pk, [])]
         if not entries and claim.needs_citation:
             entries = [(None, pvs[i]) for i in sent_ids if i in pvs]
         evidence = [context.evidence(claim, citation, pv) for citation, pv in entries]
@@ -177,7 +178,7 @@ class _Context:
             "passage_version_id", "change_kind", "source_version_id", "source_version__is_active", "source_version__activated_at",
             "source_version__number",
         ):
-            ctx.memberships[row["passage_version_id"]].append(row)
+            ctx.memberships[row["passage_version_id"]].append(dict(row))
         for pv in pvs.values():
             ctx.chosen[pv.pk] = ctx._rests_on(pv)
         first_fetch = FetchResult.objects.filter(version=OuterRef("pk")).order_by("fetched_at", "id").values("pk")[:1]

@@ -320,7 +320,9 @@ class FetchResultAdmin(ReadOnlyAdmin):
     list_filter = ("link_state",)
     search_fields = ("=id", "=source__id", "^requested_url")
     list_only = ("id", "requested_url", "link_state", "status_code", "fetched_at", "elapsed_ms")
-    ordering = ("-fetched_at", "-id")
+
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("-fetched_at", "-id")
     readonly_fields = [f.name for f in FetchResult._meta.fields]
 
 
@@ -349,8 +351,8 @@ class PassageVersionAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "source", "change_kind", "first_seen_at", "last_seen_at", "fingerprint")
     list_filter = ("change_kind",)
     list_select_related = ("passage__source",)
-    # Never sort by passage__ordinal (the model's ordering): that sorts every row. Newest first uses the key.
-    ordering = ("-id",)
+    # Never sort by passage__ordinal (the model's ordering): that sorts every row. Newest first
+    # (ScaledAdmin's "-id") uses the primary key.
     # Exact id / fingerprint use their indexes; the text search is served by a trigram index on PostgreSQL
     # (migration sources 0002_i9b_...); on SQLite it scans, which is fine at SQLite's sizes.
     search_fields = ("=id", "=fingerprint", "=passage__id", "text")
