@@ -94,7 +94,7 @@ class SourceAdmin(ScaledAdmin):
     @admin.display(description="Fetch history (latest first)")
     def recent_fetches(self, obj: Source) -> SafeString:
         fetches = list(obj.fetches.order_by("-fetched_at", "-id").only(
-            "id", "fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note",
+            "id", "source_id", "fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note",
         )[: FETCHES_ON_SOURCE_PAGE + 1])
         return SafeString(render_to_string("admin/sources/source/recent_fetches.html", {
             "fetches": fetches[:FETCHES_ON_SOURCE_PAGE], "more": len(fetches) > FETCHES_ON_SOURCE_PAGE, "source": obj,
@@ -248,16 +248,17 @@ def version_diff_html(version: SourceVersion) -> SafeString:
         .select_related("passage_version__passage", "previous")
         .order_by("ordinal")
     )
+    # The compared version's number only: never its compressed body.
+    base_number = SourceVersion.objects.filter(pk=version.compared_to_id).values_list("number", flat=True).first() if version.compared_to_id else None
     if version.compared_to_id is None:
         intro = format_html("First version of this source: nothing to compare with; {} passage(s).", len(members))
     else:
         counts = version.diff_summary or {}
         summary = ", ".join(f"{counts.get(kind, 0)} {kind}" for kind in ChangeKind.values)
-        base = version.compared_to
-        intro = format_html("Compared with version {}: {}.", base.number if base else "?", summary)
+        intro = format_html("Compared with version {}: {}.", base_number if base_number is not None else "?", summary)
     if not members:
         return format_html("<p>{}</p>", intro)
-    old_label = f"Version {version.compared_to.number}" if version.compared_to else "Before"
+    old_label = f"Version {base_number}" if base_number is not None else "Before"
     return format_html(
         '<p>{}</p><table class="citecheck-diff" style="width:100%"><thead><tr><th>Change</th><th>Section</th>'
         "<th>{}</th><th>Version {}</th></tr></thead><tbody>{}</tbody></table>",
@@ -272,9 +273,9 @@ class SourceVersionAdmin(ScaledAdmin):
     list_select_related = ("source",)
     list_defer = ("body_compressed", "extraction")
     search_fields = ("=id", "=source__id", "=content_hash")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to_version", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to_version", "is_active", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -288,6 +289,12 @@ class SourceVersionAdmin(ScaledAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
         return super().get_queryset(request).defer("body_compressed")
+
+    @admin.display(description="compared to")
+    def compared_to_version(self, obj: SourceVersion) -> str:
+        # By id, so the compared version's compressed body is never read for this page.
+        number = SourceVersion.objects.filter(pk=obj.compared_to_id).values_list("number", flat=True).first() if obj.compared_to_id else None
+        return f"version {number}" if number is not None else "nothing (first version)"
 
     @admin.display(description="changes against the compared version")
     def changes(self, obj: SourceVersion) -> str:
