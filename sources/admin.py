@@ -78,7 +78,7 @@ class VersionInline(ReadOnlyInline):
 
 @admin.register(Source)
 class SourceAdmin(ScaledAdmin):
-    list_display = ("title", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
+    list_display = ("title", "domain", "stage", "page_changed", "link_state", "evidence_status", "priority", "risk_level", "blocked", "last_checked_at")
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
     # Ids and domains exactly (indexed); titles and URLs from their start.
     search_fields = ("=id", "=domain", "^title", "^canonical_url")
@@ -90,6 +90,14 @@ class SourceAdmin(ScaledAdmin):
     )
     inlines = [VersionInline]
     actions = ["refetch"]
+
+    @admin.display(description="changed?", boolean=True, ordering="live_page_changed")
+    def page_changed(self, obj: Source) -> bool:
+        return obj.live_page_changed
+
+    @admin.display(description="blocked?", boolean=True, ordering="is_blocked")
+    def blocked(self, obj: Source) -> bool:
+        return obj.is_blocked
 
     @admin.display(description="Fetch history (latest first)")
     def recent_fetches(self, obj: Source) -> SafeString:
@@ -268,7 +276,7 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 
 @admin.register(SourceVersion)
 class SourceVersionAdmin(ScaledAdmin):
-    list_display = ("__str__", "created_at", "extraction_status", "changes", "tested_at", "is_active")
+    list_display = ("__str__", "created_at", "extraction_status", "changes_short", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
     list_select_related = ("source",)
     list_defer = ("body_compressed", "extraction")
@@ -295,6 +303,10 @@ class SourceVersionAdmin(ScaledAdmin):
         # By id, so the compared version's compressed body is never read for this page.
         number = SourceVersion.objects.filter(pk=obj.compared_to_id).values_list("number", flat=True).first() if obj.compared_to_id else None
         return f"version {number}" if number is not None else "nothing (first version)"
+
+    @admin.display(description="changes")
+    def changes_short(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj)
 
     @admin.display(description="changes against the compared version")
     def changes(self, obj: SourceVersion) -> str:
