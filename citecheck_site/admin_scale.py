@@ -2,7 +2,7 @@
 
 - `EstimatedCountPaginator`: never an unbounded COUNT. Unfiltered lists on PostgreSQL use the
   planner's row estimate (`pg_class.reltuples`); filtered or searched lists count at most
-  `COUNT_CAP + 1` rows (shown as "more than 10,000").
+  `COUNT_CAP + 1` rows (shown as "more than 10,000"; 1,000 for a text search).
 - `ScaledAdmin`: that paginator, no second "full" count, and `list_only` / `list_defer` applied to
   the changelist query only (so compressed bodies and long texts are never loaded in lists).
 - `ReadOnlyAdmin`: records written only by services (no Add, no Save, no Delete).
@@ -21,6 +21,8 @@ from django.http import HttpRequest
 from django.utils.functional import cached_property
 
 COUNT_CAP = 10_000
+# A text search that matches half the table would otherwise count 10,000 matching rows first.
+SEARCH_COUNT_CAP = 1_000
 # Below this many rows an exact COUNT is cheap and the estimate is not worth its imprecision.
 ESTIMATE_FROM = 50_000
 
@@ -42,6 +44,10 @@ class EstimatedCountPaginator(Paginator):
     estimated = False
     capped = False
 
+    def __init__(self, *args: Any, cap: int = COUNT_CAP, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cap = cap
+
     @cached_property
     def count(self) -> int:  # type: ignore[override]
         queryset = self.object_list
@@ -52,10 +58,10 @@ class EstimatedCountPaginator(Paginator):
             if estimate is not None and estimate >= ESTIMATE_FROM:
                 self.estimated = True
                 return estimate
-        counted = queryset.order_by()[: COUNT_CAP + 1].count()
-        if counted > COUNT_CAP:
+        counted = queryset.order_by()[: self.cap + 1].count()
+        if counted > self.cap:
             self.capped = True
-            return COUNT_CAP
+            return self.cap
         return counted
 
 
@@ -83,6 +89,10 @@ class ScaledAdmin(admin.ModelAdmin):
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return ScaledChangeList
+
+    def get_paginator(self, request: HttpRequest, queryset: Any, per_page: int, orphans: int = 0, allow_empty_first_page: bool = True) -> Any:
+        cap = SEARCH_COUNT_CAP if request.GET.get("q", "").strip() else COUNT_CAP
+        return EstimatedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, cap=cap)
 
     def get_search_fields(self, request: HttpRequest) -> Any:
         """A number searches ids only (exact, indexed), not every text that contains the digits."""
