@@ -6,6 +6,7 @@ Viewer role (which may view answers) can use them; they offer no action.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import admin
@@ -33,9 +34,20 @@ def _int(value: str | None) -> int | None:
     return int(value) if value.isdigit() else None
 
 
+def _dates(value: Any) -> Any:
+    """The trace's ISO timestamps (keys ending in `_at`) as datetimes, for the template to format."""
+    if isinstance(value, list):
+        return [_dates(v) for v in value]
+    if isinstance(value, dict):
+        return {k: (datetime.fromisoformat(v) if k.endswith("_at") and isinstance(v, str) else _dates(v)) for k, v in value.items()}
+    return value
+
+
 def with_pieces(trace: dict[str, Any]) -> dict[str, Any]:
-    """Add the text before, in and after the backing span to each passage version, so that the
-    template marks the span with three auto-escaped pieces (never by marking text safe)."""
+    """A display copy of the trace: datetimes for timestamps, and the text before, in and after
+    the backing span of each passage version, so that the template marks the span with three
+    auto-escaped pieces (never by marking text safe)."""
+    trace = _dates(trace)
     for claim in trace["claims"]:
         for entry in claim["evidence"]:
             pv = entry["passage_version"]

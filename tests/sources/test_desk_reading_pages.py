@@ -98,3 +98,12 @@ def test_every_page_links_the_favicon(superuser, client):
     client.force_login(superuser)
     for url in (reverse("admin:index"), reverse("link-health")):
         assert re.search(r'<link rel="icon" href="[^"]*citecheck/favicon\.svg"', client.get(url).content.decode()), url
+
+
+def test_refusals_and_missing_pages_are_in_the_products_words(viewer, client):
+    client.force_login(viewer)
+    missing = client.get(reverse("admin:desk-trace", args=[424242]))
+    assert missing.status_code == 404 and "There is no answer 424242." in missing.content.decode()
+    forbidden = client.get(reverse("admin:sources_source_add"))
+    assert forbidden.status_code == 403
+    assert "your role does not include this page" in forbidden.content.decode()
