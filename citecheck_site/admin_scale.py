@@ -11,15 +11,19 @@
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.utils import get_fields_from_path
 from django.contrib.admin.views.main import ChangeList
 from django.core.paginator import Paginator
-from django.db import connections
-from django.db.models import QuerySet
+from django.db import connections, models
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.functional import cached_property
+from django.utils.text import smart_split, unescape_string_literal
 
 COUNT_CAP = 10_000
 # A text search that matches half the table would otherwise count 10,000 matching rows first.
@@ -115,11 +119,32 @@ class ScaledAdmin(admin.ModelAdmin):
         term = search_term.strip()
         if term.startswith("#") and term[1:].isdigit():
             term = term[1:]  # "#18", as ids are written on the desk's pages
-        found, may_have_duplicates = super().get_search_results(request, queryset, term)
-        if not term:
-            return found, may_have_duplicates
-        ids = list(found.order_by().values_list("pk", flat=True).distinct()[: SEARCH_COUNT_CAP + 1])
+        fields = list(self.get_search_fields(request))
+        if not term or not fields:
+            return queryset, False
+        condition = Q()
+        for bit in smart_split(term):
+            if bit[:1] in ('"', "'") and bit[-1:] == bit[:1] and len(bit) > 1:
+                bit = unescape_string_literal(bit)
+            alternatives = [q for q in (self._term_lookup(name, bit) for name in fields) if q is not None]
+            if not alternatives:
+                return queryset.none(), False
+            condition &= reduce(operator.or_, alternatives)
+        ids = list(queryset.filter(condition).order_by().values_list("pk", flat=True)[: SEARCH_COUNT_CAP + 1])
         return queryset.filter(pk__in=ids), False
+
+    def _term_lookup(self, name: str, bit: str) -> Q | None:
+        """One search field for one word: `=f` exact (a number only for number fields: Django's own
+        `=` is a case-insensitive text comparison that no index serves), `^f` prefix, `f` contains."""
+        if name.startswith("="):
+            path = name[1:]
+            field = get_fields_from_path(self.model, path)[-1]
+            if isinstance(field, models.IntegerField | models.AutoField | models.ForeignKey):
+                return Q(**{path: int(bit)}) if bit.isdigit() and len(bit) < 19 else None
+            return Q(**{f"{path}__in": sorted({bit, bit.lower()})})
+        if name.startswith("^"):
+            return Q(**{f"{name[1:]}__istartswith": bit})
+        return Q(**{f"{name.lstrip('@')}__icontains": bit})
 
 
 class ReadOnlyAdmin(ScaledAdmin):

@@ -110,7 +110,7 @@ def verification_rate_by_day(*, days: int = 14, now: datetime | None = None) -> 
     rows = (
         Answer.objects.filter(verified_at__gte=start, verified_at__lt=now + timedelta(seconds=1))
         .annotate(day=TruncDate("verified_at")).values("day")
-        .annotate(total=Count("pk"), verified=Count("pk", filter=Q(state__in=VERIFIED_STATES)))
+        .annotate(total=Count("*"), verified=Count("state", filter=Q(state__in=VERIFIED_STATES)))
     )
     for row in rows:
         per_day.setdefault(row["day"], [0, 0])

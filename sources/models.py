@@ -248,7 +248,11 @@ class FetchResult(models.Model):
 
     class Meta:
         ordering = ["-fetched_at", "-id"]
-        indexes = [models.Index(fields=["source", "-fetched_at"])]
+        indexes = [
+            models.Index(fields=["source", "-fetched_at"]),
+            # Covers the link states per day of /health/ and the overview (an index-only scan).
+            models.Index(fields=["fetched_at", "link_state"], name="fetchresult_at_state_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.requested_url} → {self.link_state}"

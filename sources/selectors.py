@@ -111,7 +111,7 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
         FetchResult.objects.filter(fetched_at__gte=since)
         .annotate(day=TruncDate("fetched_at"))
         .values("day", "link_state")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("*"))
     )
     for row in rows:
         per_day.setdefault(row["day"], {})[row["link_state"]] = row["n"]
