@@ -111,3 +111,15 @@ def test_generator_refuses_a_database_with_sources_unless_reset(data):
         call_command("generate_bench_data", "--scale", "0.001")
     call_command("generate_bench_data", "--scale", "0.001", "--reset")
     assert Source.objects.count() == 10
+
+
+def test_an_id_search_compares_numbers_not_text(data, superuser, client):
+    """Django's own `=id` search is UPPER(id::text) = UPPER('12'): no index serves it."""
+    from sources.models import PassageVersion
+
+    pv = PassageVersion.objects.order_by("pk")[5]
+    client.force_login(superuser)
+    _, html, sqls = _queries(client, reverse("admin:sources_passageversion_changelist"), {"q": str(pv.pk)})
+    assert reverse("admin:sources_passageversion_change", args=[pv.pk]) in html
+    lookup = next(s for s in sqls if '"sources_passageversion"."id" AS "pk"' in s)
+    assert f'"sources_passageversion"."id" = {pv.pk}' in lookup and "UPPER" not in lookup
