@@ -9,7 +9,8 @@ This is the only module that talks HTTP to the outside world (aiohttp stays conf
   results to the database in bulk) consumes results while the next ones are being fetched.
 - `backoff_delay` and `parse_retry_after` are the retry policy helpers.
 
-Safety: `netguard.classify_url` judges every hop's URL text, and every address actually
+Safety: `netguard.classify_url` judges every hop's URL text (and so does the registry's
+`url_rule`, e.g. its blocked domains, before any request to it), and every address actually
 connected to is judged again at connection time: the resolver drops addresses the policy refuses
 (so DNS rebinding cannot slip past: what is checked is what is connected to) and the socket
 factory refuses any address the policy refuses, IP literals included.
@@ -36,13 +37,13 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, Protocol, TextIO
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
-from citecheck.netguard import NetPolicy, address_block_reason, classify_url
+from citecheck.netguard import NetPolicy, address_block_reason, classify_url, url_host
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,18 @@ ATTENTION_STATES = frozenset(
 )
 
 
+class HostLimiter(Protocol):
+    """A limit shared beyond this process (e.g. across every worker, kept in Redis).
+
+    `acquire` waits for a slot to talk to `host` and returns a token (None: no slot could be had
+    within `max_wait` seconds); `release` gives it back. The checker holds a slot per request.
+    """
+
+    async def acquire(self, host: str, *, max_wait: float) -> object | None: ...
+
+    async def release(self, host: str, token: object) -> None: ...
+
+
 @dataclass(frozen=True)
 class LinkCheckConfig:
     """Limits of one checker. `timeout` is the total deadline of one URL (all hops and the body)."""
@@ -108,6 +121,12 @@ class LinkCheckConfig:
     host_gaps: Mapping[str, float] = field(default_factory=dict)
     keep_body: bool = False
     user_agent: str = USER_AGENT
+    # The registry's own rules (e.g. blocked domains), applied like the SSRF rules: to the first
+    # URL and to every redirect target before it is requested. Returns why a URL is refused, or
+    # None. Build one from blocked domains with `blocked_domains_rule`.
+    url_rule: Callable[[str], str | None] | None = None
+    # A fleet-wide per-host limit on top of this checker's own (`host_concurrency`, gaps).
+    shared_limiter: HostLimiter | None = field(default=None, compare=False)
 
 
 def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
@@ -129,6 +148,28 @@ def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
     )
     given = {key: value for key, value in overrides.items() if value is not None}
     return dataclasses.replace(config, **given) if given else config
+
+
+def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
+    """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
+    (domain -> the reason it was blocked, may be empty)."""
+    from citecheck.urlnorm import registrable_domain
+
+    names = {name.strip().lower().rstrip("."): reason for name, reason in blocked.items() if name.strip()}
+
+    def rule(url: str) -> str | None:
+        host = url_host(url).strip("[]").lower()
+        try:
+            domain = registrable_domain(url)
+        except ValueError:
+            domain = host
+        for name in (host, domain):
+            if name and name in names:
+                reason = names[name]
+                return f"domain {name} is blocked" + (f" ({reason})" if reason else "")
+        return None
+
+    return rule
 
 
 @dataclass(frozen=True)
@@ -533,6 +574,9 @@ class LinkChecker:
         attempt = _Attempt(url)
         if not verdict.ok:
             return attempt.result(LinkState(verdict.verdict), verdict.reason)
+        refused = self.config.url_rule(url.strip()) if self.config.url_rule is not None else None
+        if refused:
+            return attempt.result(LinkState.BLOCKED, refused)
         try:
             start = URL(url.strip())
         except (ValueError, TypeError) as exc:
@@ -554,17 +598,31 @@ class LinkChecker:
         # redirect to the same URL" is a common gate, not a loop.
         visited = {(str(current), "")}
         while True:
-            gate = self._gate((current.host or "").rstrip("."))
-            # Host slot first, global slot second, both released after the hop: a check never
-            # holds a global slot while waiting for a host, so limits cannot deadlock.
+            host = (current.host or "").rstrip(".")
+            gate = self._gate(host)
+            # Host slot first (this checker's, then the fleet's), global slot last, all released
+            # after the hop: a check never holds a global slot while waiting for a host, so
+            # limits cannot deadlock.
             async with gate.semaphore:
                 if gate.gap > 0:
                     await gate.wait_gap()
-                async with self._global:
-                    if attempt.started is None:
-                        attempt.started = time.monotonic()
-                        deadline.reschedule(asyncio.get_running_loop().time() + config.timeout)
-                    outcome = await self._hop(current, attempt)
+                shared = config.shared_limiter
+                token = None
+                if shared is not None:
+                    token = await shared.acquire(host, max_wait=config.timeout * 3)
+                    if token is None:
+                        return attempt.result(
+                            LinkState.TIMEOUT, f"no free connection slot for {host} within {config.timeout * 3:g} s (per-host limit)"
+                        )
+                try:
+                    async with self._global:
+                        if attempt.started is None:
+                            attempt.started = time.monotonic()
+                            deadline.reschedule(asyncio.get_running_loop().time() + config.timeout)
+                        outcome = await self._hop(current, attempt)
+                finally:
+                    if shared is not None:
+                        await shared.release(host, token)
             if isinstance(outcome, LinkCheckResult):
                 return outcome
             if isinstance(outcome, _Final):
@@ -593,6 +651,9 @@ class LinkChecker:
                 return attempt.result(
                     LinkState(verdict.verdict), f"redirect to {target_text}: {verdict.reason}"
                 )
+            refused = config.url_rule(target_text) if config.url_rule is not None else None
+            if refused:
+                return attempt.result(LinkState.BLOCKED, f"redirect to {target_text}: {refused}")
             visited.add(key)
             current = target
 

@@ -58,7 +58,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin site that shows every URL field through the one outside-link helper.
+    "citecheck_site.admin_site.CitecheckAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -70,10 +71,13 @@ INSTALLED_APPS = [
     "sources",
     "claims",
     "reviews",
+    "citecheck_site",  # template tags shared by every page (outside_links)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "citecheck_site.security_headers.SecurityHeadersMiddleware",
+    "citecheck_site.dbdown.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,6 +110,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'citecheck.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A connection the database dropped is noticed before a request uses it, not by a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -155,6 +161,22 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
 SECURE_HSTS_PRELOAD = SECURE_HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE_HTTPS else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Sent on every response by citecheck_site.security_headers (scripts only from our static files).
+CITECHECK_CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self' 'unsafe-inline'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+CITECHECK_PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -171,9 +193,25 @@ RQ_QUEUES = {
     name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": timeout} for name, timeout in RQ_QUEUE_TIMEOUTS.items()
 }
 RQ_SHOW_ADMIN_LINK = True
+# Enqueueing from a request never waits longer than this for Redis (seconds); the outbox relay
+# sends what did not get through.
+CITECHECK_REDIS_SEND_TIMEOUT = env_float("CITECHECK_REDIS_SEND_TIMEOUT", 0.5)
+# RQ heartbeat interval of a running job; a job whose worker died is noticed this + 60 s later.
+CITECHECK_JOB_MONITORING_INTERVAL = env_int("CITECHECK_JOB_MONITORING_INTERVAL", 30)
+CITECHECK_HEARTBEAT_GRACE = env_int("CITECHECK_HEARTBEAT_GRACE", 60)
+# How long a claimed due check keeps the source off the scheduler's list if the fetch never ends.
+# A queued job Redis no longer has (it restarted empty) is sent again after this many seconds.
+CITECHECK_LOST_AFTER_SECONDS = env_int("CITECHECK_LOST_AFTER_SECONDS", 5)
+# Work whose worker died this many times (e.g. out of memory) is failed with that reason.
+CITECHECK_WORK_MAX_DEATHS = env_int("CITECHECK_WORK_MAX_DEATHS", 3)
+# A job that lost its database connection tries this many times (1 s apart) to put itself back.
+CITECHECK_DB_RECONNECT_TRIES = env_int("CITECHECK_DB_RECONNECT_TRIES", 10)
+CITECHECK_SCHEDULE_LEASE_SECONDS = env_int("CITECHECK_SCHEDULE_LEASE_SECONDS", 900)
 
 # --- Fetching and link health ---
 CITECHECK_FETCH_ALLOW_NETWORKS = env_list("CITECHECK_FETCH_ALLOW_NETWORKS")
+# The per-host limit holds for the whole fleet (a semaphore in Redis), not per worker process.
+CITECHECK_FETCH_SHARED_LIMIT = env_bool("CITECHECK_FETCH_SHARED_LIMIT", True)
 CITECHECK_FETCH_ALLOWED_PORTS = [int(p) for p in env_list("CITECHECK_FETCH_ALLOWED_PORTS", "80,443")]
 CITECHECK_FETCH_MAX_BYTES = env_int("CITECHECK_FETCH_MAX_BYTES", 10 * 1024 * 1024)
 CITECHECK_FETCH_TIMEOUT = env_float("CITECHECK_FETCH_TIMEOUT", 20.0)
@@ -208,6 +246,8 @@ OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 CITECHECK_JUDGE_MODEL = os.environ.get("CITECHECK_JUDGE_MODEL", "")
 CITECHECK_JUDGE_TIMEOUT = env_float("CITECHECK_JUDGE_TIMEOUT", 60.0)
 CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
+# With an LLM judge: ask it only where the built-in judge could not decide (issue 13).
+CITECHECK_JUDGE_CASCADE = env_bool("CITECHECK_JUDGE_CASCADE", False)
 CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
 
 # --- Demo ---

@@ -22,3 +22,6 @@ urlpatterns = [
     path("api/v1/blocks", sources_api.blocks_create, name="api-blocks"),
     path("admin/", admin.site.urls),
 ]
+
+# A lost database connection answers 503 (JSON under /api/), never 500: citecheck_site/dbdown.py.
+handler500 = "citecheck_site.dbdown.server_error"

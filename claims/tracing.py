@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from django.db.models import Max, OuterRef, Q, Subquery
 
 from citecheck.errors import NotFound
+from citecheck.safelinks import LINK_REL, safe_href
 from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement, JudgementStatus
 from reviews.models import Approval, BlockSwitch
 from sources.models import (
@@ -32,7 +33,6 @@ from sources.models import (
 )
 
 CLAIMS_PER_PAGE = 20
-LINK_REL = "noopener noreferrer nofollow"
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -49,9 +49,10 @@ def _label(choices: Any, value: str) -> str:
 def live_page_url(*, canonical_url: str, anchor: str, text: str, links_allowed: bool) -> str | None:
     """The place on the live page: URL + `#anchor`, else a text fragment (`#:~:text=`) of the
     passage's first words. None unless http(s) and the domain may be linked."""
-    if not links_allowed or urlsplit(canonical_url).scheme not in ("http", "https"):
+    href = safe_href(canonical_url) if links_allowed else None  # http(s) with a host, no credentials
+    if href is None:
         return None
-    base = canonical_url.split("#", 1)[0]
+    base = href.split("#", 1)[0]
     if anchor:
         return f"{base}#{quote(anchor, safe='-_.~')}"
     words = " ".join(text.split()[:8])

@@ -11,6 +11,9 @@ from django.http import HttpRequest
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from reviews.admin_audit import AuditLogAdmin
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
+from reviews.queue_admin import queue_admin_register
+
+queue_admin_register()
 
 admin.site.register(AuditLog, AuditLogAdmin)
 

@@ -153,6 +153,8 @@ class SiteSwitch(models.Model):
         verbose_name = "site switch"
         verbose_name_plural = "site switches"
         constraints = [models.CheckConstraint(condition=Q(id=1), name="single_site_switch")]
+        # Operations permissions live here with the incident switches; no role group holds them.
+        permissions = [("manage_queues", "Can see and change the job queues (django-rq)")]
 
     def __str__(self) -> str:
         on = [name for name, flag in (("activations paused", self.pause_activations), ("primary sources only", self.primary_only)) if flag]

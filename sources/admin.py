@@ -14,13 +14,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
-from sources.forms import SourceImportForm, SourceRegisterForm
+from dispatch.selectors import DELAYED_MESSAGE, work_status
+from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -38,6 +39,7 @@ from sources.services import (
     canonical_proposal_decide,
     source_refetch,
     source_register,
+    source_update,
     sources_import,
     version_activate,
     version_retest,
@@ -90,6 +92,39 @@ class SourceAdmin(ScaledAdmin):
     )
     inlines = [VersionInline]
     actions = ["refetch"]
+    # Fields that govern review change only through `source_update` (the governance page).
+    governed_fields = ("risk_level", "priority", "url", "owner")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Source | None = None) -> Any:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields = ["governance", *self.governed_fields, *fields]
+        return fields
+
+    @admin.display(description="Risk level, priority, URL, owner")
+    def governance(self, obj: Source) -> SafeString:
+        return format_html(
+            '<a class="button" href="{}">Change risk / priority / URL / owner</a> (with a reason, written to the audit log)',
+            reverse("admin:sources_source_governance", args=[obj.pk]),
+        )
+
+    def governance_view(self, request: HttpRequest, source_id: int) -> HttpResponse:
+        source = Source.objects.filter(pk=source_id).first()
+        if source is None or not self.has_change_permission(request, source):
+            raise PermissionDenied
+        initial = {name: getattr(source, name) for name in self.governed_fields}
+        form = SourceGovernanceForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                source_update(actor=request.user, source_id=source.pk, reason=data["reason"], risk_level=data["risk_level"],
+                              priority=data["priority"], url=data["url"], owner=data["owner"])
+            except ServiceError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                messages.success(request, f"Updated {source}.")
+                return redirect("admin:sources_source_change", source.pk)
+        return self._form_page(request, form, f"Change risk / priority / URL / owner of {source}")
 
     @admin.display(description="changed?", boolean=True, ordering="live_page_changed")
     def page_changed(self, obj: Source) -> bool:
@@ -119,7 +154,11 @@ class SourceAdmin(ScaledAdmin):
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
-                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
+                status = work_status(source)
+                if status is not None and status["state"] == "delayed":
+                    messages.warning(request, status["message"])
+                else:
+                    messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
                 return redirect("admin:sources_source_change", source.pk)
         return self._form_page(request, form, "Register a source")
 
@@ -129,6 +168,7 @@ class SourceAdmin(ScaledAdmin):
         site = self.admin_site
         return [
             path("import/", site.admin_view(self.import_view), name="sources_source_import"),
+            path("<int:source_id>/governance/", site.admin_view(self.governance_view), name="sources_source_governance"),
             path("overview/", site.admin_view(partial(overview_view, site=site)), name="desk-overview"),
             *super().get_urls(),
         ]
@@ -155,6 +195,8 @@ class SourceAdmin(ScaledAdmin):
     @admin.action(description="Fetch now")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk})
+        if any((work_status(source) or {}).get("state") == "delayed" for source in queryset[:50]):
+            messages.warning(request, DELAYED_MESSAGE)
 
 
 class MemberInline(ReadOnlyInline):
@@ -373,7 +415,7 @@ class PassageVersionAdmin(ReadOnlyAdmin):
     # Never sort by passage__ordinal (the model's ordering): that sorts every row. Newest first
     # (ScaledAdmin's "-id") uses the primary key.
     # Exact id / fingerprint use their indexes; the text search is served by a trigram index on PostgreSQL
-    # (migration sources 0002_i9b_...); on SQLite it scans, which is fine at SQLite's sizes.
+    # (migration sources 0005_i9b_passage_text_trigram); on SQLite it scans, which is fine at SQLite's sizes.
     search_fields = ("=id", "=fingerprint", "=passage__id", "text")
     list_only = (
         "id", "change_kind", "first_seen_at", "last_seen_at", "fingerprint", "passage__id", "passage__heading_path", "passage__ordinal",

@@ -68,11 +68,15 @@ def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
     descriptive text "Page title — section heading". None when no safe link can be made."""
     from urllib.parse import quote, urlsplit
 
+    from citecheck.urlnorm import registrable_domain
+
     source = passage_version.passage.source
     url = source.canonical_url
     if urlsplit(url).scheme not in ("http", "https"):
         return None
-    if DomainPolicy.objects.filter(domain=source.domain, allowed_for_links=False).exists():
+    # The domain of the URL rendered, not only the stored one: blocked or not allowed for links.
+    domains = {source.domain, registrable_domain(url)}
+    if DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False), domain__in=domains).exists():
         return None
     anchor = passage_version.passage.anchor
     href = f"{url}#{quote(anchor, safe='-_.~')}" if anchor else url

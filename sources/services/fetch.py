@@ -18,14 +18,24 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
-from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
+from citecheck.linkcheck import (
+    LinkCheckConfig,
+    LinkCheckResult,
+    backoff_delay,
+    blocked_domains_rule,
+    config_from_settings,
+    iter_check_urls,
+)
 from citecheck.linkcheck import LinkState as CheckState
-from citecheck.urlnorm import InvalidURL, normalize_url
-from dispatch.services import work_request
+from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
+from dispatch.limiter import RedisHostLimiter
+from dispatch.queues import limiter_connection
+from dispatch.services import work_request, work_request_many
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
@@ -43,20 +53,39 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
-from sources.services.register import fetch_request
+from sources.services.register import canonical_url_fields, fetch_request
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
 
 
 def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any) -> LinkCheckConfig:
-    """The checker configuration from settings, with per-domain request gaps from DomainPolicy."""
+    """The checker configuration from settings, with per-domain request gaps from DomainPolicy
+    and its blocked domains, which the checker refuses on every hop as it refuses private
+    addresses (so a redirect cannot lead a fetch onto a blocked domain), and the fleet-wide
+    per-host (and per-domain) limiter in Redis."""
     config = config_from_settings(settings, keep_body=keep_body, **overrides)
-    gaps = {
-        p.domain: p.min_request_gap_ms / 1000
-        for p in DomainPolicy.objects.filter(domain__in=set(domains), min_request_gap_ms__gt=0)
-    }
-    return replace(config, host_gaps=gaps) if gaps else config
+    gaps: dict[str, float] = {}
+    domain_limits: dict[str, int] = {}
+    for policy in DomainPolicy.objects.filter(domain__in=set(domains)).filter(
+        Q(min_request_gap_ms__gt=0) | Q(max_concurrent_requests__gt=0)
+    ):
+        if policy.min_request_gap_ms:
+            gaps[policy.domain] = policy.min_request_gap_ms / 1000
+        if policy.max_concurrent_requests:
+            domain_limits[policy.domain] = policy.max_concurrent_requests
+    changes: dict[str, Any] = {}
+    if gaps:
+        changes["host_gaps"] = gaps
+    blocked = dict(DomainPolicy.objects.filter(is_blocked=True).values_list("domain", "blocked_reason"))
+    if blocked:
+        changes["url_rule"] = blocked_domains_rule(blocked)
+    if settings.CITECHECK_FETCH_SHARED_LIMIT:
+        changes["shared_limiter"] = RedisHostLimiter(
+            limiter_connection(), host_limit=config.host_concurrency, domain_limits=domain_limits,
+            domain_gaps=gaps, ttl=config.timeout * 2 + 30,
+        )
+    return replace(config, **changes) if changes else config
 
 
 def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[str] = ()) -> list[LinkCheckResult]:
@@ -71,7 +100,9 @@ def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
     if source is None:
         logger.info("fetch.gone", extra={"source_id": source_id})
         return None
-    if source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
+    # The domain of the URL about to be fetched, not only the stored one (older rows may differ).
+    domains = {source.domain, registrable_domain(source.canonical_url)}
+    if source.is_blocked or DomainPolicy.objects.filter(domain__in=domains, is_blocked=True).exists():
         logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
         return None
     if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
@@ -286,10 +317,14 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
         if accept:
             if Source.objects.filter(normalized_url=task.proposed_url).exclude(pk=source.pk).exists():
                 raise IllegalTransition(f"{task.proposed_url} is already registered as another source.")
+            fields = canonical_url_fields(normalize_url(task.proposed_url))
+            blocked = DomainPolicy.objects.filter(domain=fields["domain"], is_blocked=True).first()
+            if blocked is not None:
+                raise IllegalTransition(f"The domain {blocked.domain} is blocked ({blocked.blocked_reason}); this URL cannot become the canonical URL.")
             old = source.canonical_url
-            source.canonical_url = task.proposed_url
-            source.normalized_url = task.proposed_url
-            source.save(update_fields=["canonical_url", "normalized_url"])
+            for name, value in fields.items():
+                setattr(source, name, value)
+            source.save(update_fields=list(fields))
             audit_record(actor=actor, action="canonical_change", obj=source, from_state=old[:40], to_state=task.proposed_url[:40], reason=reason, data={"old_url": old, "new_url": task.proposed_url})
         else:
             audit_record(actor=actor, action="canonical_change_rejected", obj=source, reason=reason, data={"proposed_url": task.proposed_url})
@@ -297,18 +332,30 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
 
 
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
-    """Queue a fetch for every source whose next check is due (never twice: keyed by source)."""
+    """Queue a fetch for every source whose check is due, and return how many were queued.
+
+    Due: `next_check_at` has passed, or the source was never scheduled (NULL: never fetched).
+    The due rows are claimed under `select_for_update(skip_locked=True)` and their
+    `next_check_at` moved by a lease in the same transaction, so schedulers running at once
+    never take the same source, and a fetch that never completes (worker or database lost)
+    makes the source due again when the lease ends. A completed fetch sets the real next check.
+    Sources that already have an unfinished fetch request are claimed but not counted.
+    """
     now = now or timezone.now()
-    due = (
-        Source.objects.filter(is_blocked=False)
-        .exclude(evidence_status=EvidenceStatus.DEAD)
-        .filter(next_check_at__lte=now)
-        .order_by("next_check_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    count = 0
+    lease = now + timedelta(seconds=settings.CITECHECK_SCHEDULE_LEASE_SECONDS)
     with transaction.atomic():
-        for source in Source.objects.filter(pk__in=list(due)):
-            fetch_request(source=source)
-            count += 1
-    return count
+        due = (
+            Source.objects.filter(is_blocked=False)
+            .exclude(evidence_status=EvidenceStatus.DEAD)
+            .filter(Q(next_check_at__lte=now) | Q(next_check_at__isnull=True))
+            .order_by(F("next_check_at").asc(nulls_first=True), "pk")
+        )
+        ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit])
+        if not ids:
+            return 0
+        Source.objects.filter(pk__in=ids).update(next_check_at=lease)
+        created = work_request_many(
+            job="sources.fetch_source", queue="fetch", items=[({"source_id": pk}, f"fetch:{pk}") for pk in ids]
+        )
+    logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
+    return len(created)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('reviews', '0002_roles'),
+        ('reviews', '0003_i11_manage_queues'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AlterModelOptions(
             name='siteswitch',
-            options={'verbose_name': 'site switch', 'verbose_name_plural': 'site switches'},
+            options={'permissions': [('manage_queues', 'Can see and change the job queues (django-rq)')], 'verbose_name': 'site switch', 'verbose_name_plural': 'site switches'},
         ),
         migrations.AlterModelOptions(
             name='testpair',

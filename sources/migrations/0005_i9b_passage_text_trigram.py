@@ -40,6 +40,6 @@ def drop(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
     atomic = False
 
-    dependencies = [("sources", "0002_i9b_names_indexes")]
+    dependencies = [("sources", "0004_i9b_names_indexes")]
 
     operations = [migrations.RunPython(create, drop, elidable=False)]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sources', '0001_initial'),
+        ('sources', '0003_merge_0002_i11_governance_0002_i14_domain_concurrency'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sources', '0003_i9b_passage_text_trigram'),
+        ('sources', '0005_i9b_passage_text_trigram'),
     ]
 
     operations = [
