@@ -1,45 +1,102 @@
-"""The answer view: state, wording, each claim with both sides of its evidence, the report card.
-
-Reports are rendered by templates (templates/admin/claims/answer/); the trace pages live in
-claims/admin_trace.py and hang off this admin's URLs (`admin:desk-trace`, `admin:desk-trace-find`).
-"""
+"""The answer view: mode, state, wording, each claim with its correction / both sides / pending
+reason, the report card and what changed; wording templates; judge endpoints' circuit breakers."""
 
 from __future__ import annotations
 
 from functools import partial
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.urls import path, reverse
+from django.urls import path
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from citecheck_site.admin_scale import ReadOnlyAdmin, ScaledAdmin
+from citecheck.errors import ServiceError
+from citecheck.wording import PLACEHOLDERS, validate_template
+from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
+from citecheck_site.templatetags.outside_links import outside_link
 from claims import admin_trace
-from claims.models import Answer, Citation, Judgement
-from claims.services import answer_verify_request
+from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
+from claims.services import answer_mode_set, answer_verify_again, wording_template_update
 
-CLAIMS_ON_ANSWER_PAGE = 20
+
+def _quality(entry: dict[str, Any]) -> str:
+    quality = entry.get("quality") or {}
+    parts = ", ".join(f"{name} {value:.2f}" for name, value in (quality.get("parts") or {}).items())
+    return f"quality {quality.get('score', 0):.2f} ({parts})" if quality else "quality unknown"
+
+
+def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
+    """Evidence entries; a link only where the registry produced one (safe_link), else plain text."""
+    if not items:
+        return format_html("<p>{}</p>", "none")
+    rows = []
+    for e in items:
+        name = e.get("link_text") or e.get("title") or e.get("domain") or "source"
+        label = outside_link(e.get("url"), name) if e.get("url") else format_html("{}", name)
+        rows.append(format_html("<li>{} ({}, {}, {}): <q>{}</q></li>", label, e.get("domain", ""), e.get("priority", ""), _quality(e), e.get("span") or ""))
+    return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
+
+
+def _claim_block(claim: dict[str, Any]) -> SafeString:
+    parts = [format_html("<h4>{} — {}{} (confidence {})</h4>", claim.get("claim", ""), claim.get("state", ""),
+                         " · explanation only" if claim.get("explanation_only") else "", claim.get("confidence", ""))]
+    if claim.get("sentence"):
+        parts.append(format_html("<p>Part of the sentence: <q>{}</q></p>", claim["sentence"]))
+    correction = claim.get("correction")
+    if correction:
+        parts.append(format_html("<p><strong>Correction</strong> ({}): <q>{}</q></p>", correction.get("link_text") or "", correction.get("span") or ""))
+    if claim.get("pending"):
+        parts.append(format_html("<p>Verification pending: {}</p>", "; ".join(claim["pending"])))
+    for stale in claim.get("stale", []):
+        parts.append(format_html("<p>Outdated evidence ({}): {}</p>", stale.get("date") or "date unknown", stale.get("reason", "")))
+    for quote in claim.get("quotes", []):
+        parts.append(format_html("<p>Quote <q>{}</q> in source [{}]: {}</p>", quote.get("quote", ""), quote.get("source", ""), quote.get("result", "")))
+    if claim.get("notes"):
+        parts.append(format_html("<p>{}</p>", "; ".join(claim["notes"])))
+    parts.append(format_html("<p>Supporting:</p>{}<p>Contradicting:</p>{}", _evidence_list(claim.get("supporting", [])), _evidence_list(claim.get("contradicting", []))))
+    if claim.get("partial"):
+        parts.append(format_html("<p>Partly supporting:</p>{}", _evidence_list(claim["partial"])))
+    return format_html("{}" * len(parts), *parts)
+
+
+class ClaimInline(ReadOnlyInline):
+    model = Claim
+    fields = ("position", "text", "sentence", "needs_citation", "state", "confidence", "needs_reverification")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+
+
+class ChangeInline(ReadOnlyInline):
+    model = VerificationChange
+    verbose_name = "what changed"
+    verbose_name_plural = "what changed and when"
+    fields = ("requested_at", "reason", "from_state", "to_state", "verified_at")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
 
 
 @admin.register(Answer)
 class AnswerAdmin(ScaledAdmin):
-    list_display = ("__str__", "state", "model_name", "received_at", "verified_at", "needs_reverification")
-    list_filter = ("state", "needs_reverification")
+    list_display = ("__str__", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
+    list_filter = ("state", "verification_mode", "needs_reverification")
     search_fields = ("=id", "question")
-    readonly_fields = ("trace_link", "question", "answer_text", "answer_format", "model_name", "language", "sources_sent", "received_at", "state", "state_wording", "claims_list", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    list_only = ("id", "question", "answer_text", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
+    readonly_fields = ("trace_link", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
-    list_only = ("id", "question", "answer_text", "state", "model_name", "received_at", "verified_at", "needs_reverification")
-    actions = ["verify_again"]
+    inlines = [ClaimInline, ChangeInline]
+    actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False  # claims and citations are the audit trail of what the bot said
 
     def get_urls(self) -> list[Any]:
         site = self.admin_site
@@ -53,37 +110,131 @@ class AnswerAdmin(ScaledAdmin):
     def trace_link(self, obj: Answer) -> SafeString:
         return SafeString(render_to_string("admin/claims/answer/trace_link.html", {"answer": obj}))
 
-    @admin.display(description="Claims")
-    def claims_list(self, obj: Answer) -> SafeString:
-        shown = list(obj.claims.order_by("position")[:CLAIMS_ON_ANSWER_PAGE])
-        total = len(shown) if len(shown) < CLAIMS_ON_ANSWER_PAGE else obj.claims.count()
-        return SafeString(render_to_string("admin/claims/answer/claims_list.html", {
-            "shown": shown, "total": total, "trace_url": reverse("admin:desk-trace", args=[obj.pk]),
-        }))
-
     @admin.display(description="Verification report")
     def verification(self, obj: Answer) -> SafeString:
-        return SafeString(render_to_string("admin/claims/answer/verification_report.html", {
-            "report": obj.report or {}, "state_label": obj.get_state_display(), "state_wording": obj.state_wording,
-        }))
+        report = obj.report or {}
+        if not report:
+            return format_html("<p>{}</p>", "Not verified yet.")
+        card = report.get("card", {})
+        parts = [format_html("<p><strong>{}</strong>: {}</p><p>Mode: {} — {}</p>", obj.get_state_display(), obj.state_wording,
+                             obj.get_verification_mode_display(), card.get("rule", ""))]
+        retry = report.get("retry")
+        if retry:
+            parts.append(format_html("<p>Verification pending: {} ({} judge call(s) failed); it runs again by itself in about {} s.</p>",
+                                     retry.get("error", ""), retry.get("failures", 0), round(retry.get("retry_in", 0))))
+        parts.extend(_claim_block(claim) for claim in report.get("claims", []))
+        if card:
+            parts.append(format_html(
+                "<h4>Report card</h4><p>{} claim(s): {} verified, {} not verified, {} contradicted, {} conflicting; verification rate {}</p>",
+                card.get("total_claims", 0), card.get("verified", 0), card.get("unverified", 0), card.get("contradicted", 0),
+                card.get("conflicting", 0), card.get("verification_rate_display", ""),
+            ))
+            gaps = card.get("gaps", [])
+            if gaps:
+                parts.append(format_html("<p>{}</p><ul>{}</ul>", "Gaps (claims that are not verified):", format_html_join(
+                    "", "<li>{} — {}; try: {}</li>", ((g.get("claim", ""), g.get("follow_up", ""), "; ".join(g.get("queries", []))) for g in gaps))))
+        bibliography = report.get("bibliography", [])
+        if bibliography:
+            parts.append(format_html("<h4>Sources</h4><ol>{}</ol>", format_html_join(
+                "", "<li>{}</li>", ((outside_link(b.get("url"), b.get("title") or b.get("url") or ""),) for b in bibliography))))
+        return format_html("{}" * len(parts), *parts)
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
-        with transaction.atomic():
-            count = 0
-            for answer in queryset.only("id"):
-                answer_verify_request(answer=answer)
-                count += 1
-        messages.success(request, f"Verification queued for {count} answer(s).")
+        done = 0
+        for answer in queryset:
+            try:
+                answer_verify_again(actor=request.user, answer_id=answer.pk)
+                done += 1
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+        messages.success(request, f"Verification queued for {done} answer(s): claims whose judgement is missing or failed are asked again.")
+
+
+    def _set_mode(self, request: HttpRequest, queryset: QuerySet[Answer], mode: str) -> None:
+        done = 0
+        for answer in queryset:
+            try:
+                answer_mode_set(actor=request.user, answer_id=answer.pk, mode=mode)
+                done += 1
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+        messages.success(request, f"{done} answer(s) will be verified in {mode} mode.")
+
+    @admin.action(description="Verify in knowledge-base mode (one approved primary source)")
+    def verify_as_knowledge_base(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "knowledge_base")
+
+    @admin.action(description="Verify in research mode (two independent sources)")
+    def verify_as_research(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "research")
+
+
+class WordingTemplateForm(forms.ModelForm):
+    class Meta:
+        model = WordingTemplate
+        fields = ("text",)
+        help_texts = {"text": "Plain text. Placeholders: " + ", ".join("{" + p + "}" for p in sorted(PLACEHOLDERS))}
+
+    def clean_text(self) -> str:
+        text = str(self.cleaned_data["text"])
+        problems = validate_template(text)
+        if problems:
+            raise forms.ValidationError(problems)
+        return text
+
+
+@admin.register(WordingTemplate)
+class WordingTemplateAdmin(admin.ModelAdmin):
+    form = WordingTemplateForm
+    list_display = ("key", "language", "mode", "text", "updated_at", "updated_by")
+    list_filter = ("language", "key", "mode")
+    search_fields = ("text",)
+    readonly_fields = ("key", "language", "mode", "updated_at", "updated_by")
+    fields = ("key", "language", "mode", "text", "updated_at", "updated_by")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # one template per state and language, seeded by a migration
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: WordingTemplate, form: Any, change: bool) -> None:
+        wording_template_update(actor=request.user, template_id=obj.pk, text=obj.text)
+
+
+@admin.register(JudgeEndpoint)
+class JudgeEndpointAdmin(admin.ModelAdmin):
+    list_display = ("endpoint", "state", "consecutive_failures", "retry_at", "last_error", "last_failure_at", "last_success_at")
+    readonly_fields = [f.name for f in JudgeEndpoint._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(JudgeAttempt)
+class JudgeAttemptAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "judge", "endpoint", "error", "passage_version")
+    list_select_related = ("passage_version",)
+    readonly_fields = [f.name for f in JudgeAttempt._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Judgement)
 class JudgementAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
-    list_filter = ("status", "judge", "heuristic", "needs_reverification")
+    list_display = ("__str__", "status", "confidence", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
+    list_filter = ("status", "confidence", "judge", "heuristic", "needs_reverification")
     # Exact ids and fingerprints use their indexes; the claim text is matched from its start.
     search_fields = ("=id", "=passage_version__id", "=passage_fingerprint", "^claim_text")
-    list_only = ("id", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification", "claim_text")
+    list_defer = ("rationale", "span")
 
 
 @admin.register(Citation)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('claims', '0001_initial'),
+        ('claims', '0003_i12_wording_seed'),
         ('sources', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
