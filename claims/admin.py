@@ -185,7 +185,7 @@ class WordingTemplateForm(forms.ModelForm):
 
 
 @admin.register(WordingTemplate)
-class WordingTemplateAdmin(admin.ModelAdmin):
+class WordingTemplateAdmin(ScaledAdmin):
     form = WordingTemplateForm
     list_display = ("key", "language", "mode", "text", "updated_at", "updated_by")
     list_filter = ("language", "key", "mode")
@@ -204,7 +204,7 @@ class WordingTemplateAdmin(admin.ModelAdmin):
 
 
 @admin.register(JudgeEndpoint)
-class JudgeEndpointAdmin(admin.ModelAdmin):
+class JudgeEndpointAdmin(ScaledAdmin):
     list_display = ("endpoint", "state", "consecutive_failures", "retry_at", "last_error", "last_failure_at", "last_success_at")
     readonly_fields = [f.name for f in JudgeEndpoint._meta.fields]
 
@@ -216,7 +216,7 @@ class JudgeEndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(JudgeAttempt)
-class JudgeAttemptAdmin(admin.ModelAdmin):
+class JudgeAttemptAdmin(ScaledAdmin):
     list_display = ("created_at", "judge", "endpoint", "error", "passage_version")
     list_select_related = ("passage_version",)
     readonly_fields = [f.name for f in JudgeAttempt._meta.fields]
