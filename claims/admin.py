@@ -3,6 +3,7 @@ reason, the report card and what changed; wording templates; judge endpoints' ci
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -10,12 +11,16 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.urls import path
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
 from citecheck.wording import PLACEHOLDERS, validate_template
+from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from citecheck_site.templatetags.outside_links import outside_link
+from claims import admin_trace
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
 from claims.services import answer_mode_set, answer_verify_again, wording_template_update
 
@@ -60,7 +65,7 @@ def _claim_block(claim: dict[str, Any]) -> SafeString:
     return format_html("{}" * len(parts), *parts)
 
 
-class ClaimInline(admin.TabularInline):
+class ClaimInline(ReadOnlyInline):
     model = Claim
     fields = ("position", "text", "sentence", "needs_citation", "state", "confidence", "needs_reverification")
     readonly_fields = fields
@@ -69,7 +74,7 @@ class ClaimInline(admin.TabularInline):
     can_delete = False
 
 
-class ChangeInline(admin.TabularInline):
+class ChangeInline(ReadOnlyInline):
     model = VerificationChange
     verbose_name = "what changed"
     verbose_name_plural = "what changed and when"
@@ -81,17 +86,30 @@ class ChangeInline(admin.TabularInline):
 
 
 @admin.register(Answer)
-class AnswerAdmin(admin.ModelAdmin):
+class AnswerAdmin(ScaledAdmin):
     list_display = ("__str__", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
     list_filter = ("state", "verification_mode", "needs_reverification")
-    search_fields = ("question", "answer_text")
-    readonly_fields = ("question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    search_fields = ("=id", "question")
+    list_only = ("id", "question", "answer_text", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
+    readonly_fields = ("trace_link", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
     inlines = [ClaimInline, ChangeInline]
     actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
+
+    def get_urls(self) -> list[Any]:
+        site = self.admin_site
+        return [
+            path("trace/", site.admin_view(partial(admin_trace.trace_find_view, site=site)), name="desk-trace-find"),
+            path("<int:answer_id>/trace/", site.admin_view(partial(admin_trace.trace_view, site=site)), name="desk-trace"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="Trace")
+    def trace_link(self, obj: Answer) -> SafeString:
+        return SafeString(render_to_string("admin/claims/answer/trace_link.html", {"answer": obj}))
 
     @admin.display(description="Verification report")
     def verification(self, obj: Answer) -> SafeString:
@@ -173,7 +191,7 @@ class WordingTemplateForm(forms.ModelForm):
 
 
 @admin.register(WordingTemplate)
-class WordingTemplateAdmin(admin.ModelAdmin):
+class WordingTemplateAdmin(ScaledAdmin):
     form = WordingTemplateForm
     list_display = ("key", "language", "mode", "text", "updated_at", "updated_by")
     list_filter = ("language", "key", "mode")
@@ -192,7 +210,7 @@ class WordingTemplateAdmin(admin.ModelAdmin):
 
 
 @admin.register(JudgeEndpoint)
-class JudgeEndpointAdmin(admin.ModelAdmin):
+class JudgeEndpointAdmin(ScaledAdmin):
     list_display = ("endpoint", "state", "consecutive_failures", "retry_at", "last_error", "last_failure_at", "last_success_at")
     readonly_fields = [f.name for f in JudgeEndpoint._meta.fields]
 
@@ -204,7 +222,7 @@ class JudgeEndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(JudgeAttempt)
-class JudgeAttemptAdmin(admin.ModelAdmin):
+class JudgeAttemptAdmin(ScaledAdmin):
     list_display = ("created_at", "judge", "endpoint", "error", "passage_version")
     list_select_related = ("passage_version",)
     readonly_fields = [f.name for f in JudgeAttempt._meta.fields]
@@ -217,20 +235,26 @@ class JudgeAttemptAdmin(admin.ModelAdmin):
 
 
 @admin.register(Judgement)
-class JudgementAdmin(admin.ModelAdmin):
-    list_display = ("claim_text", "status", "confidence", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
+class JudgementAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "status", "confidence", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
     list_filter = ("status", "confidence", "judge", "heuristic", "needs_reverification")
-    search_fields = ("claim_text", "rationale")
-    readonly_fields = [f.name for f in Judgement._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    # Exact ids and fingerprints use their indexes; the claim text is matched from its start.
+    search_fields = ("=id", "=passage_version__id", "=passage_fingerprint", "^claim_text")
+    list_defer = ("rationale", "span")
 
 
 @admin.register(Citation)
-class CitationAdmin(admin.ModelAdmin):
-    list_display = ("claim", "source_number", "passage_version", "quote", "quote_result", "needs_reverification")
-    readonly_fields = [f.name for f in Citation._meta.fields]
+class CitationAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source_number", "passage_version_link", "quote_result", "needs_reverification")
+    list_select_related = ("claim", "passage_version__passage__source")
+    search_fields = ("=id", "=claim__answer__id", "=passage_version__id", "=passage_version__fingerprint")
+    list_only = (
+        "id", "source_number", "quote", "quote_result", "needs_reverification", "claim__id", "claim__text", "claim__position",
+        "claim__answer_id", "passage_version__id", "passage_version__passage__id", "passage_version__passage__heading_path",
+        "passage_version__passage__ordinal", "passage_version__passage__source__id", "passage_version__passage__source__title",
+        "passage_version__passage__source__canonical_url",
+    )
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    @admin.display(description="Passage version")
+    def passage_version_link(self, obj: Citation) -> SafeString:
+        return SafeString(render_to_string("admin/desk/passage_version_link.html", {"pv": obj.passage_version}))

@@ -75,6 +75,8 @@ class Answer(models.Model):
 
     class Meta:
         ordering = ["-received_at"]
+        # Covers the overview's verification rate per day (an index-only scan of the window).
+        indexes = [models.Index(fields=["verified_at", "state"], name="answer_verified_state_idx")]
 
     def __str__(self) -> str:
         return (self.question or self.answer_text)[:80] or f"answer {self.pk}"
@@ -110,7 +112,11 @@ class Citation(models.Model):
     needs_reverification = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["claim", "id"]
+        ordering = ["claim_id", "id"]
+
+    def __str__(self) -> str:
+        number = f"[{self.source_number}]" if self.source_number is not None else "[?]"
+        return f"Citation {number} of “{self.claim.text[:60]}”"
 
 
 class Judgement(models.Model):
@@ -140,6 +146,7 @@ class Judgement(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"], name="judgement_status_idx")]
         constraints = [
             models.UniqueConstraint(
                 fields=["claim_text_hash", "passage_fingerprint", "judge", "model", "prompt_version"],

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from claims.models import Citation
+from claims.tracing import answer_trace
+
+__all__ = ["answer_trace", "answers_citing"]
 
 
 def answers_citing(**citation_filter: Any) -> list[int]:

@@ -16,6 +16,7 @@ from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 from dispatch.selectors import status_of
 from reviews.models import Approval, ApprovalDecision, AuditLog, BlockSwitch, TestPair, TestResult, TestRun, TestRunStatus
 from sources.admin import word_diff
+from sources.display import diff_summary_text, extraction_text
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -32,22 +33,6 @@ VERSIONS_SHOWN = 20
 FETCHES_PER_PAGE = 10
 CITATIONS_SHOWN = 25
 TIMELINE_SHOWN = 40
-EXTRACTION_LABELS = {"title": "Page title", "date": "Date shown on the page", "passages": "Passages found", "error": "Extraction error"}
-
-
-def diff_summary_text(version: SourceVersion) -> str:
-    """`{"added": 1, "changed": 1, ...}` as a sentence a person reads."""
-    if version.compared_to_id is None:
-        return "First version: nothing to compare with."
-    counts = version.diff_summary or {}
-    parts = [f"{counts.get(kind, 0)} {ChangeKind(kind).label}" for kind in (ChangeKind.CHANGED, ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.UNCHANGED)]
-    return f"Compared with version {version.compared_to.number if version.compared_to else '?'}: {', '.join(parts)}."
-
-
-def extraction_text(version: SourceVersion) -> list[tuple[str, str]]:
-    """Extraction metadata as labelled lines (empty values left out)."""
-    data = version.extraction or {}
-    return [(EXTRACTION_LABELS.get(key, key.replace("_", " ").capitalize()), str(value)) for key, value in data.items() if value not in ("", None)]
 
 
 def live_place_url(source: Source, *, anchor: str, text: str) -> str:

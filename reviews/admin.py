@@ -1,3 +1,8 @@
+"""Admin for golden pairs, runs, approvals, blocks, the incident switches and the audit log.
+
+The audit log page (filters, streamed CSV) is in reviews/admin_audit.py.
+"""
+
 from __future__ import annotations
 
 from django.contrib import admin
@@ -5,17 +10,22 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
+from reviews.admin_audit import AuditLogAdmin
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
 from reviews.queue_admin import queue_admin_register
 
 queue_admin_register()
 
+admin.site.register(AuditLog, AuditLogAdmin)
+
 
 @admin.register(TestPair)
-class TestPairAdmin(admin.ModelAdmin):
+class TestPairAdmin(ScaledAdmin):
     list_display = ("claim", "source", "expected_status", "expected_passage", "needs_reverification")
     list_filter = ("expected_status", "needs_reverification")
-    search_fields = ("claim", "question")
+    list_select_related = ("source", "expected_passage")
+    search_fields = ("=id", "=source__id", "claim")
     autocomplete_fields = ("source", "expected_passage")
     readonly_fields = ("needs_reverification", "created_by", "created_at")
 
@@ -25,46 +35,45 @@ class TestPairAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
-class ResultInline(admin.TabularInline):
+class ResultInline(ReadOnlyInline):
     model = TestResult
     fields = ("pair", "passed", "passage_found", "quote_found", "actual_status", "detail", "waived", "waived_by", "waiver_reason")
     readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
+
+    def get_queryset(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+        return super().get_queryset(request).select_related("pair", "waived_by")
 
 
 @admin.register(TestRun)
-class TestRunAdmin(admin.ModelAdmin):
-    list_display = ("source_version", "status", "passed_count", "failed_count", "judge", "started_at")
+class TestRunAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "status", "passed_count", "failed_count", "judge", "started_at")
     list_filter = ("status",)
+    list_select_related = ("source_version__source",)
+    list_defer = ("source_version__body_compressed", "source_version__extraction", "source_version__diff_summary")
+    search_fields = ("=id", "=source_version__id", "=source_version__source__id")
     readonly_fields = [f.name for f in TestRun._meta.fields]
     inlines = [ResultInline]
 
 
 @admin.register(Approval)
-class ApprovalAdmin(admin.ModelAdmin):
-    list_display = ("source_version", "approver", "decision", "emergency_override", "at")
+class ApprovalAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "approver", "decision", "emergency_override", "reason", "at")
+    list_filter = ("decision", "emergency_override")
+    list_select_related = ("source_version__source", "approver")
+    list_defer = ("source_version__body_compressed", "source_version__extraction", "source_version__diff_summary")
+    search_fields = ("=id", "=source_version__id", "=source_version__source__id", "=approver__username", "reason")
     readonly_fields = [f.name for f in Approval._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
 
 @admin.register(BlockSwitch)
-class BlockSwitchAdmin(admin.ModelAdmin):
+class BlockSwitchAdmin(ReadOnlyAdmin):
     """Blocks are applied and lifted on the desk (with a preview and a reason), never deleted."""
 
-    list_display = ("target", "source", "domain", "passage", "reason", "blocked_by", "blocked_at", "lifted_at", "lift_link")
+    list_display = ("__str__", "target", "reason", "blocked_by", "blocked_at", "lifted_at", "lift_link")
     list_filter = ("target",)
-    list_select_related = ("source", "passage", "blocked_by")
+    list_select_related = ("source", "passage", "blocked_by", "lifted_by")
+    search_fields = ("=id", "=source__id", "=passage__id", "domain", "reason")
     readonly_fields = [f.name for f in BlockSwitch._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # a switch is the record of a block: it is lifted (block_lift), never deleted
@@ -77,23 +86,6 @@ class BlockSwitchAdmin(admin.ModelAdmin):
 
 
 @admin.register(SiteSwitch)
-class SiteSwitchAdmin(admin.ModelAdmin):
-    list_display = ("pause_activations", "primary_only", "reason", "changed_at")
+class SiteSwitchAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "pause_activations", "primary_only", "reason", "changed_at")
     readonly_fields = ("pause_activations", "primary_only", "reason", "changed_at")
-
-
-@admin.register(AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):
-    list_display = ("at", "actor_name", "action", "object_type", "object_id", "from_state", "to_state", "allowed", "reason")
-    list_filter = ("action", "allowed", "object_type")
-    search_fields = ("object_repr", "reason", "actor_name")
-    readonly_fields = [f.name for f in AuditLog._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False

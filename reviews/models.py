@@ -25,7 +25,8 @@ class TestPair(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["source", "id"]
+        ordering = ["source_id", "id"]
+        verbose_name = "golden test pair"
 
     def __str__(self) -> str:
         return self.claim[:80]
@@ -53,6 +54,10 @@ class TestRun(models.Model):
 
     class Meta:
         ordering = ["-started_at", "-id"]
+        verbose_name = "golden pair run"
+
+    def __str__(self) -> str:
+        return f"Golden pairs on {self.source_version}: {self.get_status_display()}"
 
 
 class TestResult(models.Model):
@@ -70,7 +75,12 @@ class TestResult(models.Model):
     waiver_reason = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["run", "id"]
+        ordering = ["run_id", "id"]
+        verbose_name = "golden pair result"
+
+    def __str__(self) -> str:
+        outcome = "waived" if self.waived else ("passed" if self.passed else "failed")
+        return f"{self.pair}: {outcome}"
 
 
 class ApprovalDecision(models.TextChoices):
@@ -91,6 +101,10 @@ class Approval(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["source_version", "approver", "decision"], name="one_decision_per_approver")
         ]
+
+    def __str__(self) -> str:
+        override = " (emergency override)" if self.emergency_override else ""
+        return f"{self.get_decision_display()} {self.source_version} by {self.approver}{override}"
 
 
 class BlockTarget(models.TextChoices):
@@ -123,7 +137,8 @@ class BlockSwitch(models.Model):
 
     def __str__(self) -> str:
         what = self.domain or self.source or self.passage
-        return f"{self.target} {what}"
+        lifted = "" if self.lifted_at is None else " (lifted)"
+        return f"Block of {self.get_target_display()} {what}{lifted}"
 
 
 class SiteSwitch(models.Model):
@@ -135,9 +150,15 @@ class SiteSwitch(models.Model):
     changed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "site switch"
+        verbose_name_plural = "site switches"
         constraints = [models.CheckConstraint(condition=Q(id=1), name="single_site_switch")]
         # Operations permissions live here with the incident switches; no role group holds them.
         permissions = [("manage_queues", "Can see and change the job queues (django-rq)")]
+
+    def __str__(self) -> str:
+        on = [name for name, flag in (("activations paused", self.pause_activations), ("primary sources only", self.primary_only)) if flag]
+        return "Incident switches: " + (", ".join(on) if on else "all off")
 
 
 class AuditLog(models.Model):
@@ -156,7 +177,13 @@ class AuditLog(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id"])]
+        verbose_name = "audit log entry"
+        verbose_name_plural = "audit log"
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            models.Index(fields=["actor", "-at"], name="auditlog_actor_at_idx"),
+            models.Index(fields=["-at"], condition=Q(allowed=False), name="auditlog_refused_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}:{self.object_id}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import partial
 from typing import Any
 
 from django.contrib import admin, messages
@@ -11,13 +12,16 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
+from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from dispatch.selectors import DELAYED_MESSAGE, work_status
+from sources.display import diff_summary_text, extraction_text
 from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
@@ -60,57 +64,38 @@ def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any
         messages.success(request, done.format(n=len(names), names=", ".join(names[:10]) + (" …" if len(names) > 10 else "")))
 
 
-class FetchInline(admin.TabularInline):
-    model = FetchResult
-    fields = ("fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = True
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[FetchResult]:
-        return super().get_queryset(request).order_by("-fetched_at")
+FETCHES_ON_SOURCE_PAGE = 20
 
 
-def _diff_text(obj: SourceVersion) -> str:
-    from desk.selectors import diff_summary_text
-
-    return diff_summary_text(obj)
-
-
-def _extraction_text(obj: SourceVersion) -> str:
-    from desk.selectors import extraction_text
-
-    return "; ".join(f"{label}: {value}" for label, value in extraction_text(obj)) or "—"
-
-
-class VersionInline(admin.TabularInline):
+class VersionInline(ReadOnlyInline):
     model = SourceVersion
-    fields = ("number", "created_at", "extraction_status", "changes", "tested_at", "is_active", "activated_at")
+    fields = ("number", "created_at", "extraction_status", "diff_summary_text", "tested_at", "is_active", "activated_at")
     readonly_fields = fields
-
-    @admin.display(description="Changes")
-    def changes(self, obj: SourceVersion) -> str:
-        return _diff_text(obj)
-    extra = 0
-    max_num = 0
-    can_delete = False
     show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
+        # The change link's text names the source: read it in the same query, never the body.
+        return super().get_queryset(request).select_related("source").defer("body_compressed", "extraction")
+
+    @admin.display(description="changes")
+    def diff_summary_text(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj)
 
 
 @admin.register(Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(ScaledAdmin):
     list_display_links = None  # each row links to the source's desk page; it links to this record's form
     list_display = ("desk_link", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "block_state", "last_checked_at")
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
-    search_fields = ("title", "canonical_url", "domain", "owner")
+    # Ids and domains exactly (indexed); titles and URLs from their start.
+    search_fields = ("=id", "=domain", "^title", "^canonical_url")
+    list_only = ("id", "title", "canonical_url", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
     readonly_fields = (
         "normalized_url", "canonical_url", "domain", "stage", "stage_before_block", "live_page_changed", "is_blocked", "blocked_reason",
         "provenance", "registered_by", "registered_at", "link_state", "evidence_status", "last_checked_at", "last_ok_at",
-        "consecutive_failures", "first_failure_at", "next_check_at", "displayed_date",
+        "consecutive_failures", "first_failure_at", "next_check_at", "displayed_date", "recent_fetches",
     )
-    inlines = [VersionInline, FetchInline]
+    inlines = [VersionInline]
     actions = ["refetch"]
     # Fields that govern review change only through `source_update` (the governance page).
     governed_fields = ("risk_level", "priority", "url", "owner")
@@ -169,6 +154,23 @@ class SourceAdmin(admin.ModelAdmin):
             return "✖ blocked (domain)"
         return "no"
 
+    @admin.display(description="changed?", boolean=True, ordering="live_page_changed")
+    def page_changed(self, obj: Source) -> bool:
+        return obj.live_page_changed
+
+    @admin.display(description="blocked?", boolean=True, ordering="is_blocked")
+    def blocked(self, obj: Source) -> bool:
+        return obj.is_blocked
+
+    @admin.display(description="Fetch history (latest first)")
+    def recent_fetches(self, obj: Source) -> SafeString:
+        fetches = list(obj.fetches.order_by("-fetched_at", "-id").only(
+            "id", "source_id", "fetched_at", "link_state", "status_code", "final_url", "content_type", "bytes", "elapsed_ms", "error", "note",
+        )[: FETCHES_ON_SOURCE_PAGE + 1])
+        return SafeString(render_to_string("admin/sources/source/recent_fetches.html", {
+            "fetches": fetches[:FETCHES_ON_SOURCE_PAGE], "more": len(fetches) > FETCHES_ON_SOURCE_PAGE, "source": obj,
+        }))
+
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Registration goes through the service (normalisation, duplicates, first fetch)."""
         if not self.has_add_permission(request):
@@ -189,9 +191,13 @@ class SourceAdmin(admin.ModelAdmin):
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
+        from reviews.admin_overview import overview_view
+
+        site = self.admin_site
         return [
-            path("import/", self.admin_site.admin_view(self.import_view), name="sources_source_import"),
-            path("<int:source_id>/governance/", self.admin_site.admin_view(self.governance_view), name="sources_source_governance"),
+            path("import/", site.admin_view(self.import_view), name="sources_source_import"),
+            path("<int:source_id>/governance/", site.admin_view(self.governance_view), name="sources_source_governance"),
+            path("overview/", site.admin_view(partial(overview_view, site=site)), name="desk-overview"),
             *super().get_urls(),
         ]
 
@@ -230,13 +236,14 @@ class SourceAdmin(admin.ModelAdmin):
         return redirect(work_url(kind="fetch", ids=ids, back=request.get_full_path()))
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyInline):
     model = VersionPassage
     fields = ("ordinal", "change_kind", "passage_version", "previous")
     readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[VersionPassage]:
+        return super().get_queryset(request).select_related("passage_version__passage", "previous__passage", "source_version").defer(
+            "passage_version__text", "previous__text", "source_version__body_compressed", "source_version__extraction")
 
 
 # --- side-by-side diff of a version against the version it was compared to ---------------------
@@ -302,16 +309,17 @@ def version_diff_html(version: SourceVersion) -> SafeString:
         .select_related("passage_version__passage", "previous")
         .order_by("ordinal")
     )
+    # The compared version's number only: never its compressed body.
+    base_number = SourceVersion.objects.filter(pk=version.compared_to_id).values_list("number", flat=True).first() if version.compared_to_id else None
     if version.compared_to_id is None:
         intro = format_html("First version of this source: nothing to compare with; {} passage(s).", len(members))
     else:
         counts = version.diff_summary or {}
         summary = ", ".join(f"{counts.get(kind, 0)} {kind}" for kind in ChangeKind.values)
-        base = version.compared_to
-        intro = format_html("Compared with version {}: {}.", base.number if base else "?", summary)
+        intro = format_html("Compared with version {}: {}.", base_number if base_number is not None else "?", summary)
     if not members:
         return format_html("<p>{}</p>", intro)
-    old_label = f"Version {version.compared_to.number}" if version.compared_to else "Before"
+    old_label = f"Version {base_number}" if base_number is not None else "Before"
     return format_html(
         '<p>{}</p><table class="citecheck-diff" style="width:100%"><thead><tr><th>Change</th><th>Section</th>'
         "<th>{}</th><th>Version {}</th></tr></thead><tbody>{}</tbody></table>",
@@ -320,13 +328,15 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 
 
 @admin.register(SourceVersion)
-class SourceVersionAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "created_at", "extraction_status", "changes", "tested_at", "is_active")
+class SourceVersionAdmin(ScaledAdmin):
+    list_display = ("__str__", "created_at", "extraction_status", "changes_short", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    list_select_related = ("source", "compared_to")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    list_select_related = ("source",)
+    list_defer = ("body_compressed", "extraction")
+    search_fields = ("=id", "=source__id", "=content_hash")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to_version", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_lines", "changes", "compared_to_version", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -335,16 +345,29 @@ class SourceVersionAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # versions are history
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
         return super().get_queryset(request).defer("body_compressed")
 
-    @admin.display(description="Changes")
-    def changes(self, obj: SourceVersion) -> str:
-        return _diff_text(obj)
+    @admin.display(description="compared to")
+    def compared_to_version(self, obj: SourceVersion) -> str:
+        # By id, so the compared version's compressed body is never read for this page.
+        number = SourceVersion.objects.filter(pk=obj.compared_to_id).values_list("number", flat=True).first() if obj.compared_to_id else None
+        return f"version {number}" if number is not None else "nothing (first version)"
 
-    @admin.display(description="Extraction")
-    def extraction_metadata(self, obj: SourceVersion) -> str:
-        return _extraction_text(obj)
+    @admin.display(description="changes")
+    def changes_short(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj, with_number=False)
+
+    @admin.display(description="changes against the compared version")
+    def changes(self, obj: SourceVersion) -> str:
+        return diff_summary_text(obj)
+
+    @admin.display(description="extraction")
+    def extraction_lines(self, obj: SourceVersion) -> SafeString:
+        return SafeString(render_to_string("admin/sources/sourceversion/extraction.html", {"lines": extraction_text(obj)}))
 
     @admin.display(description="Side-by-side diff")
     def side_by_side_diff(self, obj: SourceVersion) -> SafeString:
@@ -367,35 +390,64 @@ class SourceVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(FetchResult)
-class FetchResultAdmin(admin.ModelAdmin):
+class FetchResultAdmin(ReadOnlyAdmin):
     list_display = ("requested_url", "link_state", "status_code", "fetched_at", "elapsed_ms")
     list_filter = ("link_state",)
-    readonly_fields = [f.name for f in FetchResult._meta.fields]
+    search_fields = ("=id", "=source__id", "^requested_url")
+    list_only = ("id", "requested_url", "link_state", "status_code", "fetched_at", "elapsed_ms")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("-fetched_at", "-id")
+    readonly_fields = [f.name for f in FetchResult._meta.fields]
 
 
 @admin.register(Passage)
-class PassageAdmin(admin.ModelAdmin):
-    list_display = ("heading_path", "source", "anchor", "ordinal", "is_blocked")
+class PassageAdmin(ScaledAdmin):
+    list_display = ("__str__", "source", "anchor", "ordinal", "is_blocked")
     list_filter = ("is_blocked",)
-    search_fields = ("heading_path", "source__title")
-    readonly_fields = ("source", "key", "heading_path", "anchor", "ordinal", "is_blocked", "blocked_reason")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id", "^heading_path")
+    list_only = ("id", "heading_path", "anchor", "ordinal", "is_blocked", "source__id", "source__title", "source__canonical_url")
+    readonly_fields = ("source", "key", "heading_path", "anchor", "ordinal", "is_blocked", "blocked_reason", "where_used")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # passages come from extraction
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="Where is this used?")
+    def where_used(self, obj: Passage) -> SafeString:
+        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_id": obj.pk}))
 
 
 @admin.register(PassageVersion)
-class PassageVersionAdmin(admin.ModelAdmin):
-    list_display = ("passage", "change_kind", "first_seen_at", "last_seen_at", "fingerprint")
-    search_fields = ("text",)
-    readonly_fields = [f.name for f in PassageVersion._meta.fields]
+class PassageVersionAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source", "change_kind", "first_seen_at", "last_seen_at", "fingerprint")
+    list_filter = ("change_kind",)
+    list_select_related = ("passage__source",)
+    # Never sort by passage__ordinal (the model's ordering): that sorts every row. Newest first
+    # (ScaledAdmin's "-id") uses the primary key.
+    # Exact id / fingerprint use their indexes; the text search is served by a trigram index on PostgreSQL
+    # (migration sources 0005_i9b_passage_text_trigram); on SQLite it scans, which is fine at SQLite's sizes.
+    search_fields = ("=id", "=fingerprint", "=passage__id", "text")
+    list_only = (
+        "id", "change_kind", "first_seen_at", "last_seen_at", "fingerprint", "passage__id", "passage__heading_path", "passage__ordinal",
+        "passage__source__id", "passage__source__title", "passage__source__canonical_url",
+    )
+    readonly_fields = [*(f.name for f in PassageVersion._meta.fields), "where_used"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    @admin.display(description="source", ordering="passage__source_id")
+    def source(self, obj: PassageVersion) -> str:
+        return str(obj.passage.source)
+
+    @admin.display(description="Where is this used?")
+    def where_used(self, obj: PassageVersion) -> SafeString:
+        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_version_id": obj.pk}))
 
 
 @admin.register(DomainPolicy)
-class DomainPolicyAdmin(admin.ModelAdmin):
+class DomainPolicyAdmin(ScaledAdmin):
     list_display = ("domain", "quality_tier", "is_blocked", "allowed_for_links", "respect_robots", "min_request_gap_ms")
     list_filter = ("quality_tier", "is_blocked", "allowed_for_links")
     search_fields = ("domain",)
@@ -425,9 +477,11 @@ class DomainPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(EditorialTask)
-class EditorialTaskAdmin(admin.ModelAdmin):
-    list_display = ("kind", "source", "status", "proposed_url", "opened_at")
+class EditorialTaskAdmin(ScaledAdmin):
+    list_display = ("__str__", "kind", "status", "proposed_url", "opened_at")
     list_filter = ("kind", "status")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id")
     readonly_fields = ("source", "kind", "status", "proposed_url", "detail", "data", "opened_at", "closed_at", "closed_by", "close_reason")
     actions = ["accept", "reject"]
 
@@ -446,6 +500,8 @@ class EditorialTaskAdmin(admin.ModelAdmin):
 
 
 @admin.register(SearchHit)
-class SearchHitAdmin(admin.ModelAdmin):
-    list_display = ("source", "engine", "executed_query", "rank", "observed_at", "is_sponsored")
+class SearchHitAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "source", "engine", "executed_query", "rank", "observed_at", "is_sponsored")
+    list_select_related = ("source",)
+    search_fields = ("=id", "=source__id", "^executed_query")
     readonly_fields = [f.name for f in SearchHit._meta.fields]

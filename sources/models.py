@@ -187,6 +187,11 @@ class Source(models.Model):
 
     class Meta:
         ordering = ["-registered_at"]
+        indexes = [
+            # The desk's list filters (stage, evidence status and is_blocked have their own).
+            models.Index(fields=["link_state"], name="source_link_state_idx"),
+            models.Index(fields=["live_page_changed"], condition=Q(live_page_changed=True), name="source_page_changed_idx"),
+        ]
         permissions = [
             ("approve_source", "Can approve, activate, waive, unblock and roll back"),
             ("block_source", "Can block sources, domains and passages"),
@@ -214,6 +219,11 @@ class SearchHit(models.Model):
 
     class Meta:
         ordering = ["-imported_at"]
+        verbose_name_plural = "search hits"
+
+    def __str__(self) -> str:
+        what = self.title or self.executed_query[:60] or str(self.source_id)
+        return f"{self.engine or 'search'} #{self.rank if self.rank is not None else '?'}: {what}"
 
 
 class FetchResult(models.Model):
@@ -245,7 +255,11 @@ class FetchResult(models.Model):
 
     class Meta:
         ordering = ["-fetched_at", "-id"]
-        indexes = [models.Index(fields=["source", "-fetched_at"])]
+        indexes = [
+            models.Index(fields=["source", "-fetched_at"]),
+            # Covers the link states per day of /health/ and the overview (an index-only scan).
+            models.Index(fields=["fetched_at", "link_state"], name="fetchresult_at_state_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.requested_url} → {self.link_state}"
@@ -275,7 +289,7 @@ class SourceVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["source", "-number"]
+        ordering = ["source_id", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["source", "number"], name="version_number_unique"),
             models.UniqueConstraint(
@@ -307,11 +321,12 @@ class Passage(models.Model):
     blocked_reason = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["source", "ordinal"]
+        # By the column, not by "source": that would inherit Source's ordering and join every row.
+        ordering = ["source_id", "ordinal"]
         constraints = [models.UniqueConstraint(fields=["source", "key"], name="passage_key_unique")]
 
     def __str__(self) -> str:
-        return self.heading_path or f"passage {self.ordinal}"
+        return self.heading_path.replace(" > ", " › ") if self.heading_path else f"passage {self.ordinal + 1}"
 
 
 class ImmutableQuerySet(models.QuerySet["PassageVersion"]):
@@ -340,12 +355,13 @@ class PassageVersion(models.Model):
 
     class Meta:
         ordering = ["passage__ordinal", "id"]
+        indexes = [models.Index(fields=["change_kind"], name="passageversion_change_idx")]
         constraints = [
             models.UniqueConstraint(fields=["passage", "fingerprint"], name="passage_text_unique"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.passage} #{self.pk}"
+        return f"{self.passage}, passage version {self.pk}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # Invariant, not business logic: evidence that was judged must never change under it.
@@ -369,10 +385,16 @@ class VersionPassage(models.Model):
     )
 
     class Meta:
-        ordering = ["source_version", "ordinal"]
+        ordering = ["source_version_id", "ordinal"]
+        verbose_name = "passage in a version"
+        verbose_name_plural = "passages in versions"
         constraints = [
             models.UniqueConstraint(fields=["source_version", "passage_version"], name="membership_unique"),
         ]
+
+    def __str__(self) -> str:
+        # "Price list › Tents, v2": the passage as it stands in version 2 of its source.
+        return f"{self.passage_version.passage}, v{self.source_version.number}"
 
 
 class TaskKind(models.TextChoices):

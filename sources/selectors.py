@@ -95,6 +95,7 @@ def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
 @dataclass(frozen=True)
 class LinkHealth:
     states: list[str]
+    labels: list[str]  # the states' names for people ("redirect (permanent)"), in the order of `states`
     now: list[tuple[str, str, int]]
     evidence: list[tuple[str, str, int]]
     days: list[tuple[date, list[int], int]]
@@ -111,14 +112,16 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
 
     from sources.models import FetchResult, LinkState, Source
 
-    since = timezone.now() - timedelta(days=days - 1)
+    now = timezone.now()
+    # A datetime range, not `fetched_at__date__gte`: the index on fetched_at serves it.
+    since = (now - timedelta(days=days - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
     start = since.date()
     per_day: dict[date, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
     rows = (
-        FetchResult.objects.filter(fetched_at__date__gte=start)
+        FetchResult.objects.filter(fetched_at__gte=since)
         .annotate(day=TruncDate("fetched_at"))
         .values("day", "link_state")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("*"))
     )
     for row in rows:
         per_day.setdefault(row["day"], {})[row["link_state"]] = row["n"]
@@ -127,6 +130,7 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
     states = [s for s in LinkState.values if s in now_counts or any(s in d for d in per_day.values())]
     return LinkHealth(
         states=states,
+        labels=[str(LinkState(s).label) for s in states],
         now=[(s, str(LinkState(s).label), now_counts.get(s, 0)) for s in LinkState.values if now_counts.get(s)],
         evidence=[(s, str(EvidenceStatus(s).label), n) for s, n in sorted(evidence.items())],
         days=[(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,22 +24,14 @@ STATE_COLOURS = {
 
 @permission_required("sources.view_source")
 def link_health(request: HttpRequest) -> HttpResponse:
+    from reviews.admin_overview import link_state_bars
+
     summary = link_health_summary(days=14)
-    states = summary.states
-    tallest = max([total for _, _, total in summary.days] + [1])
-    bars = []
-    for index, (day, counts, total) in enumerate(summary.days):
-        y = 120.0
-        segments = []
-        for state, count in zip(states, counts, strict=True):
-            if count:
-                height = 110.0 * count / tallest
-                y -= height
-                segments.append({"y": round(y, 1), "height": round(height, 1), "colour": STATE_COLOURS.get(state, "#999"), "title": f"{day}: {count} {state}"})
-        bars.append({"x": 10 + index * 28, "segments": segments, "label": day.strftime("%d"), "total": total})
     proposals = EditorialTask.objects.filter(kind=TaskKind.CANONICAL_CHANGE, status=TaskStatus.OPEN).select_related("source")[:100]
     return render(request, "sources/link_health.html", {
-        "summary": summary, "bars": bars, "legend": [(s, STATE_COLOURS.get(s, "#999")) for s in states],
+        **admin.site.each_context(request),  # the desk's navigation: user, logout, theme
+        "summary": summary, "bars": link_state_bars(summary),
+        "legend": [(label, STATE_COLOURS.get(state, "#999")) for state, label in zip(summary.states, summary.labels, strict=True)],
         "proposals": proposals, "title": "Link health",
     })
 

@@ -1,0 +1,108 @@
+"""Desk pages for tracing an answer: the trace itself, and the form / "where is this used?" list.
+
+Thin: they parse the request, call `claims.selectors`, and render templates. Read-only, so the
+Viewer role (which may view answers) can use them; they offer no action.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+
+from citecheck.errors import NotFound
+from claims.models import Answer, Citation
+from claims.selectors import answer_trace
+from sources.models import PassageVersion
+
+ANSWERS_PER_PAGE = 50
+
+
+def _can_read(request: HttpRequest) -> None:
+    if not request.user.has_perm("claims.view_answer"):
+        raise PermissionDenied
+
+
+def _int(value: str | None) -> int | None:
+    value = (value or "").strip().lstrip("#")
+    return int(value) if value.isdigit() else None
+
+
+def _dates(value: Any) -> Any:
+    """The trace's ISO timestamps (keys ending in `_at`) as datetimes, for the template to format."""
+    if isinstance(value, list):
+        return [_dates(v) for v in value]
+    if isinstance(value, dict):
+        return {k: (datetime.fromisoformat(v) if k.endswith("_at") and isinstance(v, str) else _dates(v)) for k, v in value.items()}
+    return value
+
+
+def with_pieces(trace: dict[str, Any]) -> dict[str, Any]:
+    """A display copy of the trace: datetimes for timestamps, and the text before, in and after
+    the backing span of each passage version, so that the template marks the span with three
+    auto-escaped pieces (never by marking text safe)."""
+    trace = _dates(trace)
+    for claim in trace["claims"]:
+        for entry in claim["evidence"]:
+            pv = entry["passage_version"]
+            if pv is None:
+                continue
+            start, end, text = pv["span_start"], pv["span_end"], pv["text"]
+            if start is None or end is None:
+                pv["pieces"] = (text, "", "")
+            else:
+                pv["pieces"] = (text[:start], text[start:end], text[end:])
+    return trace
+
+
+def trace_view(request: HttpRequest, answer_id: int, *, site: admin.AdminSite) -> HttpResponse:
+    _can_read(request)
+    page = _int(request.GET.get("page")) or 1
+    try:
+        trace = with_pieces(answer_trace(answer_id=answer_id, page=page))
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    context = {
+        **site.each_context(request), "title": f"Trace of answer {answer_id}", "trace": trace,
+        "opts": Answer._meta, "page_numbers": range(1, trace["claims_page"]["pages"] + 1),
+    }
+    return TemplateResponse(request, "admin/desk/trace.html", context)
+
+
+def trace_find_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpResponse:
+    """Paste an answer id, or see every answer that cites a passage version or passage."""
+    _can_read(request)
+    error = ""
+    answer_id = _int(request.GET.get("answer"))
+    if answer_id is not None:
+        if Answer.objects.filter(pk=answer_id).exists():
+            return redirect("admin:desk-trace", answer_id)
+        error = f"There is no answer {answer_id}. Answer ids are shown on the answers list and returned by the API."
+    elif request.GET.get("answer"):
+        error = "An answer id is a number, e.g. 42."
+    pv_id, passage_id = _int(request.GET.get("passage_version")), _int(request.GET.get("passage"))
+    subject: PassageVersion | None = None
+    uses = None
+    if pv_id is not None or passage_id is not None:
+        if pv_id is not None:
+            citations = Citation.objects.filter(passage_version_id=pv_id)
+            subject = PassageVersion.objects.select_related("passage__source").filter(pk=pv_id).first()
+        else:
+            citations = Citation.objects.filter(passage_version__passage_id=passage_id or 0)
+            subject = PassageVersion.objects.select_related("passage__source").filter(passage_id=passage_id or 0).order_by("-id").first()
+        answers = (
+            Answer.objects.filter(pk__in=citations.values("claim__answer_id"))
+            .only("id", "question", "answer_text", "state", "received_at", "verified_at").order_by("-received_at", "-id")
+        )
+        uses = Paginator(answers, ANSWERS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        **site.each_context(request), "title": "Trace an answer", "opts": Answer._meta, "error": error,
+        "subject": subject, "uses": uses, "passage_version_id": pv_id, "passage_id": passage_id,
+    }
+    return TemplateResponse(request, "admin/desk/trace_find.html", context)
