@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from citecheck.errors import InvalidInput
 from citecheck.judges import Judge, claim_hash, get_judge
+from claims.limits import answer_limits_check
 from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus
 from dispatch.services import work_progress, work_request
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
@@ -129,6 +130,7 @@ def answer_submit(
     from citecheck.claims import extract_claims
 
     permission_require(actor=actor, perm="claims.add_answer", action="answer_submit")
+    answer_limits_check(raw_response=raw_response, passage_version_ids=passage_version_ids)
     if not isinstance(passage_version_ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in passage_version_ids):
         raise InvalidInput("sources: give the list of passage-version ids that were sent to the model", field="sources")
     found = PassageVersion.objects.in_bulk(passage_version_ids)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -14,14 +15,20 @@ from sources.models import ChangeKind, DomainPolicy, EvidenceStatus, PassageVers
 WITHHELD_EVIDENCE = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
 
 
+CITED_KINDS = (ChangeKind.ADDED, ChangeKind.CHANGED, ChangeKind.UNCHANGED)
+
+
 def citable_filter() -> Q:
-    """Passage versions that are in a source's active version and blocked by nothing."""
+    """Passage versions that are in a source's active version and blocked by nothing.
+
+    Membership in the active version is a join, not an EXISTS: a passage version belongs to one
+    passage of one source, which has at most one active version, so the join adds no duplicates,
+    and keyset pages (`pk > after ORDER BY pk`) become nested-loop index lookups from where the
+    previous page stopped instead of a semi-join that re-reads the memberships from the start.
+    """
     blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("passage__source__domain"), is_blocked=True)
-    in_active = VersionPassage.objects.filter(
-        passage_version=OuterRef("pk"), source_version__is_active=True
-    ).exclude(change_kind=ChangeKind.REMOVED)
     condition = (
-        Q(Exists(in_active))
+        Q(memberships__source_version__is_active=True, memberships__change_kind__in=CITED_KINDS)
         & Q(passage__is_blocked=False, passage__source__is_blocked=False)
         & ~Q(passage__source__evidence_status__in=WITHHELD_EVIDENCE)
         & ~Q(Exists(blocked_domain))
@@ -44,7 +51,8 @@ def passage_usability(passage_version: PassageVersion) -> str:
     """One word for the state of a cited passage: active, blocked, changed, outdated, unverified, missing."""
     passage = passage_version.passage
     source = passage.source
-    if passage.is_blocked or source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
+    domains = {source.domain, url_domain(source.canonical_url)}
+    if passage.is_blocked or source.is_blocked or DomainPolicy.objects.filter(domain__in=domains, is_blocked=True).exists():
         return "blocked"
     if source.evidence_status in WITHHELD_EVIDENCE:
         return "missing"
@@ -63,23 +71,71 @@ def passage_usability(passage_version: PassageVersion) -> str:
 LINK_REL = "noopener noreferrer nofollow"
 
 
-def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
-    """A link to a passage built from the registry only: http(s), a domain allowed for links,
-    descriptive text "Page title — section heading". None when no safe link can be made."""
+@dataclass(frozen=True)
+class DomainRules:
+    """The DomainPolicy rows that matter for rendering, read once per page or request."""
+
+    blocked: frozenset[str]
+    no_links: frozenset[str]
+
+    @classmethod
+    def load(cls) -> DomainRules:
+        rows = DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False)).values_list("domain", "is_blocked", "allowed_for_links")
+        rows = list(rows)
+        return cls(blocked=frozenset(d for d, b, _ in rows if b), no_links=frozenset(d for d, _, a in rows if not a))
+
+
+@lru_cache(maxsize=4096)
+def url_domain(url: str) -> str:
+    """The registrable domain of the URL itself (never a stored field)."""
+    from citecheck.urlnorm import registrable_domain
+
+    return registrable_domain(url)
+
+
+def _text_fragment(text: str, words: int = 8) -> str:
+    from urllib.parse import quote
+
+    start = " ".join(text.split()[:words])
+    return quote(start, safe="") if start else ""
+
+
+def safe_link(passage_version: PassageVersion, *, rules: DomainRules | None = None) -> dict[str, str] | None:
+    """A link to a passage built from the registry only: http(s), a domain allowed for links
+    (the domain of the URL rendered, and the source's), descriptive text "Page title — section
+    heading", pointing at the section anchor or else a text fragment. None when no safe link can
+    be made. Pass `rules` when rendering many links (one policy query per page, not per link)."""
     from urllib.parse import quote, urlsplit
 
     source = passage_version.passage.source
     url = source.canonical_url
-    if urlsplit(url).scheme not in ("http", "https"):
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
         return None
-    if DomainPolicy.objects.filter(domain=source.domain, allowed_for_links=False).exists():
+    rules = rules or DomainRules.load()
+    domains = {url_domain(url), source.domain}
+    if domains & (rules.no_links | rules.blocked):
         return None
     anchor = passage_version.passage.anchor
-    href = f"{url}#{quote(anchor, safe='-_.~')}" if anchor else url
+    url = url.split("#", 1)[0]
+    if anchor:
+        href = f"{url}#{quote(anchor, safe='-_.~')}"
+    else:
+        fragment = _text_fragment(passage_version.text)
+        href = f"{url}#:~:text={fragment}" if fragment else url
     title = source.title or source.domain
     section = passage_version.section_heading
     text = f"{title} — {section}" if section and section != title else title
     return {"href": href, "text": text, "rel": LINK_REL}
+
+
+def link_html(link: dict[str, str] | None) -> str:
+    """Ready-to-insert HTML of a safe link, every part escaped ('' when there is no safe link)."""
+    from django.utils.html import format_html
+
+    if not link:
+        return ""
+    return str(format_html('<a href="{}" rel="{}">{}</a>', link["href"], link["rel"], link["text"]))
 
 
 @dataclass(frozen=True)

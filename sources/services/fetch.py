@@ -26,6 +26,7 @@ from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay,
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url
 from dispatch.services import work_request
+from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
@@ -176,10 +177,14 @@ def _open_task(*, source: Source, kind: str, detail: str, proposed_url: str = ""
     return task
 
 
+WITHHELD_EVIDENCE_STATES = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
+
+
 def _set_evidence(source: Source, status: str, reason: str) -> None:
     if source.evidence_status != status:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
         source.evidence_status = status
+        export_change_record(cause=f"evidence_{status}"[:40], source_ids=[source.pk], retracted=status in WITHHELD_EVIDENCE_STATES)
 
 
 def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
