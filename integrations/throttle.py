@@ -36,7 +36,7 @@ def rate_take(*, subject: str, limit: int, window_seconds: int = 60) -> int:
         pipe.expire(key, window_seconds + 5)
         count = int(pipe.execute()[0])
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable", extra={"error": str(exc)})
+        logger.warning("throttle.redis_unavailable: %s", exc)
         return 0
     return 0 if count <= limit else max(1, left)
 
@@ -55,7 +55,7 @@ def lockout_left(*, subjects: list[str]) -> int:
             if count is not None and int(count) >= limit:
                 return max(1, int(conn.ttl(key)))
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable", extra={"error": str(exc)})
+        logger.warning("throttle.redis_unavailable: %s", exc)
     return 0
 
 
@@ -68,15 +68,14 @@ def failure_record(*, subjects: list[str]) -> list[str]:
     try:
         conn = redis_connection()
         for subject, key in zip([s for s in subjects if s], _fail_keys(subjects), strict=True):
-            pipe = conn.pipeline()
-            pipe.incr(key)
-            pipe.expire(key, window, nx=True)
-            count = int(pipe.execute()[0])
+            count = int(conn.incr(key))
+            if count == 1:
+                conn.expire(key, window)
             if count == limit:
                 conn.expire(key, window)  # the lockout lasts a full window from now
                 locked.append(subject)
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable", extra={"error": str(exc)})
+        logger.warning("throttle.redis_unavailable: %s", exc)
     return locked
 
 

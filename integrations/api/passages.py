@@ -37,12 +37,15 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
     `next_cursor`); keep the first page's `sync_cursor`. With `changed_since`: additions and
     changes as passage objects and everything that left the export as tombstones (reason,
     replacement id). Listings carry an ETag; send it back as If-None-Match to get 304."""
+    unknown = sorted(set(request.GET) - set(PassageQuery.model_fields))
+    if unknown:
+        raise InvalidInput(f"unknown query parameter(s): {', '.join(unknown)}", field=unknown[0])
     permission_require(actor=request.user, perm="sources.view_passageversion", action="passages_export")
     if query.limit > settings.CITECHECK_API_PAGE_MAX:
         raise InvalidInput(f"limit: at most {settings.CITECHECK_API_PAGE_MAX}", field="limit")
     if query.cursor and query.changed_since:
         raise InvalidInput("cursor: give either cursor (full export) or changed_since (change feed)", field="cursor")
-    with transaction.atomic():  # one snapshot on PostgreSQL's default isolation per statement is enough here
+    with transaction.atomic():
         if query.changed_since:
             page = export_changes(since=parse_changed_since(query.changed_since), limit=query.limit)
         else:
