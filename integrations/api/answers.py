@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from ninja import Header, Router
+from ninja import Header, Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
 from integrations.api.auth import ApiAuth
@@ -53,7 +53,7 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     if idempotency_key:
         earlier = Idempotency.objects.filter(user=user, key=idempotency_key).select_related("answer").first()
         if earlier is not None:
-            return 202, _created(earlier.answer, replay=True)
+            return Status(202, _created(earlier.answer, replay=True))
     raw = payload.answer if isinstance(payload.answer, str) else json.dumps(payload.answer)
     ids = payload.passage_version_ids
     existing = set(PassageVersion.objects.filter(pk__in=ids).values_list("pk", flat=True))
@@ -71,13 +71,13 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
         earlier = Idempotency.objects.filter(user=user, key=idempotency_key).select_related("answer").first()
         if earlier is None:
             raise
-        return 202, _created(earlier.answer, replay=True)
+        return Status(202, _created(earlier.answer, replay=True))
     except ServiceError as exc:
         if exc.field == "sources":
             exc.field = "passage_version_ids"
         raise
     answer = Answer.objects.get(pk=answer.pk)
-    return 202, _created(answer, replay=False)
+    return Status(202, _created(answer, replay=False))
 
 
 def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:

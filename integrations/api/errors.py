@@ -45,9 +45,17 @@ def too_large() -> JsonResponse:
     return error_response(413, "too_large", f"The request body is over the limit of {limit} bytes.", "body")
 
 
+UNION_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none"})
+
+
+def _is_name(part: object) -> bool:
+    """A field name, not a union member's tag like 'function-after[…]' or 'dict[str,any]'."""
+    return isinstance(part, str) and part.isidentifier() and part not in UNION_TAGS
+
+
 def field_of(loc: tuple[Any, ...] | list[Any]) -> str:
     """`('body', 'payload', 'passage_version_ids', 3)` -> 'passage_version_ids[3]'."""
-    parts = [p for p in loc if p not in ("body", "query", "header", "path", "payload")]
+    parts = [p for p in loc if p not in ("body", "query", "header", "path", "payload") and (isinstance(p, int) or _is_name(p))]
     text = ""
     for part in parts:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))

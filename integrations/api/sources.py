@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
-from ninja import Router
+from ninja import Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
 from integrations.api.auth import ApiAuth
@@ -65,7 +65,7 @@ def _register(user: Any, row: SourceIn) -> Any:
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
     with transaction.atomic():
         source = _register(request.user, payload)
-    return 201, _source_json(source)
+    return Status(201, _source_json(source))
 
 
 @router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
@@ -106,7 +106,7 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
 
     with transaction.atomic():
         source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
-    return 202, {"queued": True, "source_id": source_id}
+    return Status(202, {"queued": True, "source_id": source_id})
 
 
 @router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
@@ -147,7 +147,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     with transaction.atomic():
         switch, affected = block_apply(actor=request.user, target=target, reason=payload.reason, source_id=payload.source_id,
                                        domain=payload.domain, passage_id=payload.passage_id, passage_version_id=payload.passage_version_id)
-    return 201, _block_json(switch, affected)
+    return Status(201, _block_json(switch, affected))
 
 
 @router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks")
