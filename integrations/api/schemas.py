@@ -18,6 +18,18 @@ def _encodable(value: str) -> str:
     return value
 
 
+def _domain(value: str) -> str:
+    from citecheck.urlnorm import registrable_domain
+
+    if not value:
+        return value
+    try:
+        registrable_domain(value.strip())
+    except (UnicodeError, ValueError) as exc:
+        raise ValueError("not a domain name") from exc
+    return value
+
+
 Id = Annotated[int, Field(strict=True, ge=1, le=MAX_ID)]
 
 
@@ -207,7 +219,7 @@ class BlockIn(Strict):
     target: Literal["source", "domain", "passage", "passage_version"]
     reason: Annotated[str, Field(strict=True, min_length=1, max_length=2000), AfterValidator(_encodable)]
     source_id: Id | None = None
-    domain: Text(253) = ""  # type: ignore[valid-type]
+    domain: Annotated[str, Field(strict=True, max_length=253), AfterValidator(_encodable), AfterValidator(_domain)] = ""
     passage_id: Id | None = None
     passage_version_id: Id | None = None
 
