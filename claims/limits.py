@@ -28,6 +28,14 @@ def answer_limits_check(*, raw_response: Any, passage_version_ids: Any) -> None:
         parsed = checker.parse_answer(raw_response)
     except checker.InputError:
         return  # the caller reports the parse error
-    claims = sum(1 for _ in extract_claims(parsed.answer_text))
-    if claims > settings.CITECHECK_ANSWER_MAX_CLAIMS:
-        raise InvalidInput(f"answer: {claims} claims; the limit is {settings.CITECHECK_ANSWER_MAX_CLAIMS} per answer", field="answer")
+    claims = list(extract_claims(parsed.answer_text))
+    if len(claims) > settings.CITECHECK_ANSWER_MAX_CLAIMS:
+        raise InvalidInput(f"answer: {len(claims)} claims; the limit is {settings.CITECHECK_ANSWER_MAX_CLAIMS} per answer", field="answer")
+    # The judge queue's share of one answer: a claim citing nothing is judged against every passage sent.
+    sent = len(passage_version_ids) if isinstance(passage_version_ids, list) else 0
+    pairs = sum(len(set(c.citations)) or sent for c in claims if c.needs_evidence)
+    if pairs > settings.CITECHECK_ANSWER_MAX_JUDGEMENTS:
+        raise InvalidInput(
+            f"answer: {pairs} claim-passage pairs to judge; the limit is {settings.CITECHECK_ANSWER_MAX_JUDGEMENTS} per answer "
+            "(cite the passages with [n] markers, or send fewer passages)", field="answer",
+        )

@@ -100,42 +100,45 @@ def _text_fragment(text: str, words: int = 8) -> str:
     return quote(start, safe="") if start else ""
 
 
+def link_for(*, url: str, source_domain: str, anchor: str, text: str, title: str, section: str, rules: DomainRules) -> dict[str, str] | None:
+    """The safe link from plain values (see `safe_link`): for callers that read rows, not models."""
+    from urllib.parse import quote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
+        return None
+    if (url_domain(url) in rules.no_links or url_domain(url) in rules.blocked
+            or source_domain in rules.no_links or source_domain in rules.blocked):
+        return None
+    url = url.split("#", 1)[0]
+    if anchor:
+        href = f"{url}#{quote(anchor, safe='-_.~')}"
+    else:
+        fragment = _text_fragment(text)
+        href = f"{url}#:~:text={fragment}" if fragment else url
+    label = f"{title} — {section}" if section and section != title else title
+    return {"href": href, "text": label, "rel": LINK_REL}
+
+
 def safe_link(passage_version: PassageVersion, *, rules: DomainRules | None = None) -> dict[str, str] | None:
     """A link to a passage built from the registry only: http(s), a domain allowed for links
     (the domain of the URL rendered, and the source's), descriptive text "Page title — section
     heading", pointing at the section anchor or else a text fragment. None when no safe link can
     be made. Pass `rules` when rendering many links (one policy query per page, not per link)."""
-    from urllib.parse import quote, urlsplit
-
     source = passage_version.passage.source
-    url = source.canonical_url
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
-        return None
-    rules = rules or DomainRules.load()
-    domains = {url_domain(url), source.domain}
-    if domains & (rules.no_links | rules.blocked):
-        return None
-    anchor = passage_version.passage.anchor
-    url = url.split("#", 1)[0]
-    if anchor:
-        href = f"{url}#{quote(anchor, safe='-_.~')}"
-    else:
-        fragment = _text_fragment(passage_version.text)
-        href = f"{url}#:~:text={fragment}" if fragment else url
-    title = source.title or source.domain
-    section = passage_version.section_heading
-    text = f"{title} — {section}" if section and section != title else title
-    return {"href": href, "text": text, "rel": LINK_REL}
+    return link_for(
+        url=source.canonical_url, source_domain=source.domain, anchor=passage_version.passage.anchor, text=passage_version.text,
+        title=source.title or source.domain, section=passage_version.section_heading, rules=rules or DomainRules.load(),
+    )
 
 
 def link_html(link: dict[str, str] | None) -> str:
     """Ready-to-insert HTML of a safe link, every part escaped ('' when there is no safe link)."""
-    from django.utils.html import format_html
+    from django.utils.html import escape
 
     if not link:
         return ""
-    return str(format_html('<a href="{}" rel="{}">{}</a>', link["href"], link["rel"], link["text"]))
+    return f'<a href="{escape(link["href"])}" rel="{escape(link["rel"])}">{escape(link["text"])}</a>'
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     from sources.models import PassageVersion
 
     user = request.user
+    # Refusals are audited in their own transaction: check before the request's transaction opens.
+    permission_require(actor=user, perm="claims.add_answer", action="answer_submit")
     if idempotency_key:
         earlier = Idempotency.objects.filter(user=user, key=idempotency_key).select_related("answer").first()
         if earlier is not None:

@@ -63,6 +63,7 @@ def _register(user: Any, row: SourceIn) -> Any:
 
 @router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source")
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
+    permission_require(actor=request.user, perm="sources.add_source", action="source_register")
     with transaction.atomic():
         source = _register(request.user, payload)
     return Status(201, _source_json(source))
@@ -104,6 +105,7 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     from sources.services import source_refetch
 
+    permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
     with transaction.atomic():
         source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
     return Status(202, {"queued": True, "source_id": source_id})
@@ -114,6 +116,7 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
     from sources.services import version_activate
 
+    permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
     with transaction.atomic():
         version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason)
     return {"source_version_id": version.pk, "is_active": version.is_active}
@@ -144,6 +147,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     if model is not None and not model.objects.filter(pk=value).exists():
         raise NotFound(f"{needed}: no such id {value}", field=needed)
     target = "passage" if payload.target == "passage_version" else payload.target
+    permission_require(actor=request.user, perm="sources.block_source", action=f"{target}_block")
     with transaction.atomic():
         switch, affected = block_apply(actor=request.user, target=target, reason=payload.reason, source_id=payload.source_id,
                                        domain=payload.domain, passage_id=payload.passage_id, passage_version_id=payload.passage_version_id)
@@ -163,6 +167,7 @@ def blocks_list(request: HttpRequest) -> Any:
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
     from reviews.services import block_lift
 
+    permission_require(actor=request.user, perm="sources.approve_source", action="block_lift")
     with transaction.atomic():
         switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)
     return _block_json(switch)
