@@ -8,7 +8,7 @@ from typing import Any
 from citecheck import citations as checker
 from citecheck.errors import InvalidInput, NotFound, PermissionRefused
 from sources.models import PassageVersion
-from sources.selectors import passage_usability, safe_link
+from sources.selectors import DomainRules, passage_usabilities, safe_link
 
 
 def _registry_sources(ids: list[int]) -> tuple[list[checker.Source], list[PassageVersion], dict[int, str]]:
@@ -19,7 +19,7 @@ def _registry_sources(ids: list[int]) -> tuple[list[checker.Source], list[Passag
     if missing:
         raise NotFound(f"unknown passage-version id(s): {', '.join(map(str, missing))}", field="sources")
     ordered = [found[i] for i in ids]
-    states = {pv.pk: passage_usability(pv) for pv in ordered}
+    states = passage_usabilities(list(found.values()))
     # A blocked passage is reported as blocked; its text is never matched or shown.
     sources = [
         checker.Source(number=n, text="", title="", url="", id=str(pv.pk)) if states[pv.pk] == "blocked"
@@ -56,8 +56,9 @@ def citations_check(*, sources: Any, answer: str, registry_access: bool = False)
     except checker.InputError as exc:
         raise InvalidInput(f"{exc.field}: {exc.reason}", field=exc.field) from exc
     if passage_versions:
+        rules = DomainRules.load()
         report["registry"] = [
-            {"source": n, "passage_version": pv.pk, "state": states[pv.pk], "link": None if states[pv.pk] == "blocked" else safe_link(pv)}
+            {"source": n, "passage_version": pv.pk, "state": states[pv.pk], "link": None if states[pv.pk] == "blocked" else safe_link(pv, rules=rules)}
             for n, pv in enumerate(passage_versions, start=1)
         ]
     return report

@@ -5,8 +5,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -143,10 +141,6 @@ class ExportPage:
     items: list[dict[str, Any]]
     next_cursor: str | None
     sync_cursor: str
-
-    def etag(self) -> str:
-        digest = hashlib.sha256(json.dumps([self.items, self.next_cursor, self.sync_cursor], sort_keys=True, default=str).encode()).hexdigest()
-        return f'"{digest[:32]}"'
 
     def to_json(self) -> dict[str, Any]:
         return {"items": self.items, "next_cursor": self.next_cursor, "sync_cursor": self.sync_cursor}

@@ -21,20 +21,17 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 
 def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
     from claims.citations import citations_check
-    from sources.models import PassageVersion
-    from sources.selectors import passage_usability
 
     ids = [i for i in answer.sources_sent if isinstance(i, int)]
-    found = PassageVersion.objects.select_related("passage__source").in_bulk(ids)
-    states = {i: passage_usability(found[i]) for i in ids if i in found}
     try:
         check = citations_check(sources=ids, answer=answer.raw_response, registry_access=True) if ids else {}
     except ServiceError as exc:
         check = {"error": {"code": exc.code, "message": exc.message, "field": exc.field}}
+    states = {entry["source"]: entry["state"] for entry in check.get("registry", [])}
+    passages = [{"number": n, "passage_version_id": i, "state": states.get(n, "missing")} for n, i in enumerate(ids, start=1)]
     return {
         "answer_id": answer.pk, "url": f"/api/v1/answers/{answer.pk}", "state": answer.state, "citation_check": check,
-        "passages": [{"number": n, "passage_version_id": i, "state": states.get(i, "missing")} for n, i in enumerate(ids, start=1)],
-        "blocked_passage_version_ids": [i for i in ids if states.get(i) == "blocked"],
+        "passages": passages, "blocked_passage_version_ids": [p["passage_version_id"] for p in passages if p["state"] == "blocked"],
         "idempotent_replay": replay,
     }
 
@@ -45,7 +42,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     """202 with the answer's URL and the mechanical citation check. The judges' verification is
     queued: poll GET /answers/{id} or receive the `answer.verified` webhook. A blocked passage
     version is accepted and reported as blocked. The same Idempotency-Key returns the first answer."""
-    from claims.models import Answer
     from claims.services import answer_submit
     from sources.models import PassageVersion
 
@@ -78,7 +74,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
         if exc.field == "sources":
             exc.field = "passage_version_ids"
         raise
-    answer = Answer.objects.get(pk=answer.pk)
     return Status(202, _created(answer, replay=False))
 
 
@@ -96,7 +91,7 @@ def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
             summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps")
 def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     from claims.models import Citation
-    from sources.selectors import DomainRules, link_html, passage_usability, safe_link
+    from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
     if answer_id < 1 or answer_id > 2**63 - 1:
         raise InvalidInput("answer_id: not an id", field="answer_id")
@@ -105,13 +100,13 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     card = report.get("card") or {}
     rules = DomainRules.load()
     citations = []
-    seen: set[int] = set()
+    cited = {}
     for citation in Citation.objects.filter(claim__answer=answer, passage_version__isnull=False).select_related("passage_version__passage__source"):
-        pv = citation.passage_version
-        if pv is None or pv.pk in seen:
-            continue
-        seen.add(pv.pk)
-        state = passage_usability(pv)
+        if citation.passage_version is not None:
+            cited.setdefault(citation.passage_version.pk, citation.passage_version)
+    states = passage_usabilities(list(cited.values()), rules=rules)
+    for pv in cited.values():
+        state = states[pv.pk]
         link = None if state == "blocked" else safe_link(pv, rules=rules)
         citations.append({
             "passage_version_id": pv.pk, "passage_id": pv.passage_id, "source_id": pv.passage.source_id,

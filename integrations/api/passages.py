@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router
 from pydantic import Field
 
@@ -50,11 +52,12 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
             page = export_changes(since=parse_changed_since(query.changed_since), limit=query.limit)
         else:
             page = export_page(cursor=query.cursor, limit=query.limit, after=query.after)
-    etag = page.etag()
+    body = json.dumps(page.to_json(), ensure_ascii=False).encode()
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        response = JsonResponse(page.to_json())
+        response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
