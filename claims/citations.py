@@ -11,7 +11,7 @@ from sources.models import PassageVersion
 from sources.selectors import DomainRules, passage_usabilities, safe_link
 
 
-def _registry_sources(ids: list[int]) -> tuple[list[checker.Source], list[PassageVersion], dict[int, str]]:
+def _registry_sources(ids: list[int], rules: DomainRules) -> tuple[list[checker.Source], list[PassageVersion], dict[int, str]]:
     if any(i < 1 or i > 2**63 - 1 for i in ids):
         raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
     found = {pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=ids).select_related("passage__source")}
@@ -19,7 +19,7 @@ def _registry_sources(ids: list[int]) -> tuple[list[checker.Source], list[Passag
     if missing:
         raise NotFound(f"unknown passage-version id(s): {', '.join(map(str, missing))}", field="sources")
     ordered = [found[i] for i in ids]
-    states = passage_usabilities(list(found.values()))
+    states = passage_usabilities(list(found.values()), rules=rules)
     # A blocked passage is reported as blocked; its text is never matched or shown.
     sources = [
         checker.Source(number=n, text="", title="", url="", id=str(pv.pk)) if states[pv.pk] == "blocked"
@@ -38,11 +38,12 @@ def citations_check(*, sources: Any, answer: str, registry_access: bool = False)
         raise InvalidInput("answer: give the model's response as a string", field="answer")
     passage_versions: list[PassageVersion] = []
     states: dict[int, str] = {}
+    rules = DomainRules.load()
     try:
         if isinstance(sources, list) and sources and all(isinstance(i, int) and not isinstance(i, bool) for i in sources):
             if not registry_access:
                 raise PermissionRefused("Passage-version ids as sources need a login with read permission; send the sources' text instead.", field="sources")
-            parsed, passage_versions, states = _registry_sources(sources)
+            parsed, passage_versions, states = _registry_sources(sources, rules)
         elif isinstance(sources, str):
             parsed = checker.parse_sources(sources)
         elif isinstance(sources, list):
@@ -56,7 +57,6 @@ def citations_check(*, sources: Any, answer: str, registry_access: bool = False)
     except checker.InputError as exc:
         raise InvalidInput(f"{exc.field}: {exc.reason}", field=exc.field) from exc
     if passage_versions:
-        rules = DomainRules.load()
         report["registry"] = [
             {"source": n, "passage_version": pv.pk, "state": states[pv.pk], "link": None if states[pv.pk] == "blocked" else safe_link(pv, rules=rules)}
             for n, pv in enumerate(passage_versions, start=1)

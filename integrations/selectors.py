@@ -185,7 +185,12 @@ def export_page(*, cursor: str | None, limit: int, after: int | None = None) -> 
         after, position = numbers
     else:
         after, position = after or 0, feed_position()
-    rows = list(PassageVersion.objects.filter(citable_filter(), pk__gt=after).order_by("pk").values_list(*ROW_FIELDS)[:limit])
+    # The bound is repeated on the membership side: PostgreSQL does not carry `pk > after` across
+    # the join, and would otherwise merge-join the memberships index from its start on every page.
+    rows = list(
+        PassageVersion.objects.filter(citable_filter(), pk__gt=after, memberships__passage_version_id__gt=after)
+        .order_by("pk").values_list(*ROW_FIELDS)[:limit]
+    )
     rules = DomainRules.load()
     items = [item for item in (_row_object(row, rules) for row in rows) if item is not None]
     next_cursor = _encode("p", rows[-1][0], position) if len(rows) == limit else None

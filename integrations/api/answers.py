@@ -43,7 +43,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     queued: poll GET /answers/{id} or receive the `answer.verified` webhook. A blocked passage
     version is accepted and reported as blocked. The same Idempotency-Key returns the first answer."""
     from claims.services import answer_submit
-    from sources.models import PassageVersion
 
     user = request.user
     # Refusals are audited in their own transaction: check before the request's transaction opens.
@@ -54,10 +53,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
             return Status(202, _created(earlier.answer, replay=True))
     raw = payload.answer if isinstance(payload.answer, str) else json.dumps(payload.answer)
     ids = payload.passage_version_ids
-    existing = set(PassageVersion.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    missing = [i for i in ids if i not in existing]
-    if missing:
-        raise NotFound(f"passage_version_ids: unknown passage-version id(s) {', '.join(map(str, missing))}", field="passage_version_ids")
     try:
         with transaction.atomic():
             answer = answer_submit(actor=user, raw_response=raw, passage_version_ids=list(ids), question=payload.question,
@@ -71,8 +66,11 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
             raise
         return Status(202, _created(earlier.answer, replay=True))
     except ServiceError as exc:
-        if exc.field == "sources":
-            exc.field = "passage_version_ids"
+        if exc.field == "sources":  # the service's name for the ids sent
+            message = exc.message.replace("sources:", "passage_version_ids:", 1)
+            if "unknown passage-version id" in message:
+                raise NotFound(message, field="passage_version_ids") from exc
+            raise InvalidInput(message, field="passage_version_ids") from exc
         raise
     return Status(202, _created(answer, replay=False))
 
