@@ -40,7 +40,7 @@ class Client:
 
     def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base_url + "/api/v1" + path, data=data, method=method, headers={
+        request = urllib.request.Request(self.base_url + "/api/v1" + path, data=data, method=method, headers={  # noqa: S310
             "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})})
         for _attempt in range(5):
             try:

@@ -108,8 +108,7 @@ class DomainRules:
 
     @classmethod
     def load(cls) -> DomainRules:
-        rows = DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False)).values_list("domain", "is_blocked", "allowed_for_links")
-        rows = list(rows)
+        rows = list(DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False)).values_list("domain", "is_blocked", "allowed_for_links"))
         return cls(blocked=frozenset(d for d, b, _ in rows if b), no_links=frozenset(d for d, _, a in rows if not a))
 
 

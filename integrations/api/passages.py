@@ -82,7 +82,7 @@ def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
             raise ApiError(401, "unauthenticated", "Passage-version ids as sources need a token with read_evidence or a desk login; "
                            "anonymous callers send the sources' text inline.", "sources", {"WWW-Authenticate": 'Bearer realm="citecheck"'})
         permission_require(actor=user, perm="sources.view_passageversion", action="check_citations_registry")
-        if any(i < 1 or i > 2**63 - 1 for i in sources):
+        if any(int(i) < 1 or int(i) > 2**63 - 1 for i in sources):
             raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
     user = optional_identity(request) if not registry else user
     may_read = user is not None and user.has_perm("sources.view_passageversion")

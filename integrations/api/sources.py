@@ -12,7 +12,17 @@ from ninja import Router, Status
 from citecheck.errors import InvalidInput, NotFound, ServiceError
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import (
-    ActivateIn, BlockIn, BlockOut, BulkOut, ErrorOut, LiftIn, Queued, SourceIn, SourceOut, SourcesBulkIn, VersionOut,
+    ActivateIn,
+    BlockIn,
+    BlockOut,
+    BulkOut,
+    ErrorOut,
+    LiftIn,
+    Queued,
+    SourceIn,
+    SourceOut,
+    SourcesBulkIn,
+    VersionOut,
 )
 from reviews.audit import permission_require
 
@@ -142,6 +152,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     needed = {"source": "source_id", "domain": "domain", "passage": "passage_id", "passage_version": "passage_version_id"}[payload.target]
     if not getattr(payload, needed):
         raise InvalidInput(f"{needed}: required when target is {payload.target}", field=needed)
+    model: Any
     model, value = {"source_id": (Source, payload.source_id), "passage_id": (Passage, payload.passage_id),
                     "passage_version_id": (PassageVersion, payload.passage_version_id)}.get(needed, (None, None))
     if model is not None and not model.objects.filter(pk=value).exists():

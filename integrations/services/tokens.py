@@ -19,7 +19,7 @@ from citecheck.errors import IllegalTransition, InvalidInput, NotFound
 from integrations.models import ApiToken, Integration, Scope
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 
-TOKEN_START = "cc_"
+TOKEN_START = "cc_"  # noqa: S105 - the public start of every token, not a secret
 LAST_USE_EVERY = timedelta(minutes=1)
 
 

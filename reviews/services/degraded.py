@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
-from integrations.services.export import export_change_record
 from claims.selectors import answers_citing
+from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
 from sources.models import DomainPolicy, Passage, PassageVersion, Priority, Source, Stage
