@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
 
 from citecheck.judges import STATUSES, Verdict  # noqa: E402
-from citecheck.judges import builtin as builtin_module  # noqa: E402
 from citecheck.judges.builtin import BuiltinJudge  # noqa: E402
+from citecheck.judges.builtin import analysis as builtin_module  # noqa: E402
 from citecheck.judges.llm import LLMJudge, build_judge_messages  # noqa: E402
 
 README = ROOT / "bench" / "README.md"

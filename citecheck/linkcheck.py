@@ -9,7 +9,8 @@ This is the only module that talks HTTP to the outside world (aiohttp stays conf
   results to the database in bulk) consumes results while the next ones are being fetched.
 - `backoff_delay` and `parse_retry_after` are the retry policy helpers.
 
-Safety: `netguard.classify_url` judges every hop's URL text, and every address actually
+Safety: `netguard.classify_url` judges every hop's URL text (and so does the registry's
+`url_rule`, e.g. its blocked domains, before any request to it), and every address actually
 connected to is judged again at connection time: the resolver drops addresses the policy refuses
 (so DNS rebinding cannot slip past: what is checked is what is connected to) and the socket
 factory refuses any address the policy refuses, IP literals included.
@@ -42,7 +43,7 @@ import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
-from citecheck.netguard import NetPolicy, address_block_reason, classify_url
+from citecheck.netguard import NetPolicy, address_block_reason, classify_url, url_host
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +109,10 @@ class LinkCheckConfig:
     host_gaps: Mapping[str, float] = field(default_factory=dict)
     keep_body: bool = False
     user_agent: str = USER_AGENT
+    # The registry's own rules (e.g. blocked domains), applied like the SSRF rules: to the first
+    # URL and to every redirect target before it is requested. Returns why a URL is refused, or
+    # None. Build one from blocked domains with `blocked_domains_rule`.
+    url_rule: Callable[[str], str | None] | None = None
 
 
 def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
@@ -129,6 +134,28 @@ def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
     )
     given = {key: value for key, value in overrides.items() if value is not None}
     return dataclasses.replace(config, **given) if given else config
+
+
+def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
+    """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
+    (domain -> the reason it was blocked, may be empty)."""
+    from citecheck.urlnorm import registrable_domain
+
+    names = {name.strip().lower().rstrip("."): reason for name, reason in blocked.items() if name.strip()}
+
+    def rule(url: str) -> str | None:
+        host = url_host(url).strip("[]").lower()
+        try:
+            domain = registrable_domain(url)
+        except ValueError:
+            domain = host
+        for name in (host, domain):
+            if name and name in names:
+                reason = names[name]
+                return f"domain {name} is blocked" + (f" ({reason})" if reason else "")
+        return None
+
+    return rule
 
 
 @dataclass(frozen=True)
@@ -533,6 +560,9 @@ class LinkChecker:
         attempt = _Attempt(url)
         if not verdict.ok:
             return attempt.result(LinkState(verdict.verdict), verdict.reason)
+        refused = self.config.url_rule(url.strip()) if self.config.url_rule is not None else None
+        if refused:
+            return attempt.result(LinkState.BLOCKED, refused)
         try:
             start = URL(url.strip())
         except (ValueError, TypeError) as exc:
@@ -593,6 +623,9 @@ class LinkChecker:
                 return attempt.result(
                     LinkState(verdict.verdict), f"redirect to {target_text}: {verdict.reason}"
                 )
+            refused = config.url_rule(target_text) if config.url_rule is not None else None
+            if refused:
+                return attempt.result(LinkState.BLOCKED, f"redirect to {target_text}: {refused}")
             visited.add(key)
             current = target
 

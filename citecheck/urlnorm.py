@@ -1,13 +1,15 @@
 """URL normalisation and registrable domains (no Django, no network).
 
 `normalize_url` gives the key under which a source is unique: scheme and host lower-cased,
-IDN hosts in punycode, default ports and fragments dropped, tracking parameters removed,
-the remaining query kept in its order. The registrable domain uses the public-suffix list
+IDN hosts in punycode, IPv6 literals compressed and kept in brackets, credentials
+(`user:password@`), default ports and fragments dropped, tracking parameters removed, the
+remaining query kept in its order. The registrable domain uses the public-suffix list
 bundled with tldextract (never fetched), so news.bbc.co.uk and www.bbc.co.uk are one domain.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
@@ -34,12 +36,40 @@ def _is_tracking(name: str) -> bool:
     return lowered.startswith("utm_") or lowered in TRACKING_PARAMS
 
 
+def _ipv6_literal(host: str) -> str | None:
+    """The compressed text of an IPv6 literal (brackets off, zone index kept), else None."""
+    bare = host.strip().lower()
+    if bare.startswith("[") and bare.endswith("]"):
+        bare = bare[1:-1]
+    address, _, zone = bare.partition("%")
+    try:
+        ip = ipaddress.IPv6Address(address)
+    except ValueError:
+        return None
+    return f"{ip.compressed}%{zone}" if zone else ip.compressed
+
+
+def strip_credentials(url: str) -> str:
+    """`url` without a `user:password@` part (the rest unchanged, as text)."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return text
+    if "@" not in parts.netloc:
+        return text
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
 def _host_to_ascii(host: str) -> str:
     host = host.strip().rstrip(".").lower()
     if not host:
         raise InvalidURL("the URL has no host")
-    if host.startswith("["):
-        return host
+    ipv6 = _ipv6_literal(host)
+    if ipv6 is not None:
+        return f"[{ipv6}]"
+    if host.startswith("[") or ":" in host:
+        raise InvalidURL(f"the host {host!r} is not a valid IPv6 address")
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError as exc:
@@ -61,6 +91,7 @@ def normalize_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS:
         raise InvalidURL(f"only http and https URLs can be sources (got {scheme or 'no scheme'!r})")
+    # Python's `hostname` drops the brackets of an IPv6 literal; `_host_to_ascii` puts them back.
     host = _host_to_ascii(parts.hostname or "")
     if "." not in host and not host.startswith("[") and host != "localhost":
         raise InvalidURL(f"the host {host!r} is not a full domain name")
@@ -75,6 +106,9 @@ def registrable_domain(url_or_host: str) -> str:
     host = url_or_host
     if "://" in url_or_host:
         host = urlsplit(url_or_host).hostname or ""
+    ipv6 = _ipv6_literal(host)
+    if ipv6 is not None:
+        return ipv6
     host = host.strip("[]").rstrip(".").lower()
     if host and not host[0].isdigit():
         host = _host_to_ascii(host)

@@ -58,7 +58,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin site that shows every URL field through the one outside-link helper.
+    "citecheck_site.admin_site.CitecheckAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -72,10 +73,12 @@ INSTALLED_APPS = [
     "reviews",
     "integrations",
     "ninja",
+    "citecheck_site",  # template tags shared by every page (outside_links)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "citecheck_site.security_headers.SecurityHeadersMiddleware",
     "integrations.api.errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -158,6 +161,22 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
 SECURE_HSTS_PRELOAD = SECURE_HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE_HTTPS else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Sent on every response by citecheck_site.security_headers (scripts only from our static files).
+CITECHECK_CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self' 'unsafe-inline'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+CITECHECK_PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -211,6 +230,8 @@ OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 CITECHECK_JUDGE_MODEL = os.environ.get("CITECHECK_JUDGE_MODEL", "")
 CITECHECK_JUDGE_TIMEOUT = env_float("CITECHECK_JUDGE_TIMEOUT", 60.0)
 CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
+# With an LLM judge: ask it only where the built-in judge could not decide (issue 13).
+CITECHECK_JUDGE_CASCADE = env_bool("CITECHECK_JUDGE_CASCADE", False)
 CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
 
 # --- Integration API (limits: 413/400 beyond them; see .env.example) ---

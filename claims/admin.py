@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from citecheck_site.templatetags.outside_links import outside_link
 from claims.models import Answer, Citation, Claim, Judgement
 from claims.services import answer_verify_request
 
@@ -28,7 +29,7 @@ def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
     rows = []
     for e in items:
         name = e.get("title") or e.get("domain") or "source"
-        label = format_html('<a href="{}" rel="noopener noreferrer nofollow">{}</a>', e["url"], name) if e.get("url") else format_html("{}", name)
+        label = outside_link(e.get("url"), name) if e.get("url") else format_html("{}", name)
         rows.append(format_html("<li>{} ({}, {}): <q>{}</q></li>", label, e.get("domain", ""), _quality(e), e.get("span") or ""))
     return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
 
@@ -80,7 +81,7 @@ class AnswerAdmin(admin.ModelAdmin):
         bibliography = report.get("bibliography", [])
         if bibliography:
             parts.append(format_html("<h4>Sources</h4><ol>{}</ol>", format_html_join(
-                "", '<li><a href="{}" rel="noopener noreferrer nofollow">{}</a></li>', ((b.get("url") or "#", b.get("title", "")) for b in bibliography))))
+                "", "<li>{}</li>", ((outside_link(b.get("url"), b.get("title") or b.get("url") or ""),) for b in bibliography))))
         return format_html("{}" * len(parts), *parts)
 
     @admin.action(description="Verify again")

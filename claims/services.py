@@ -22,8 +22,9 @@ logger = logging.getLogger(__name__)
 
 
 def judge_config(name: str) -> dict[str, Any]:
-    if name in ("openai", "llm"):
+    if name in ("openai", "llm", "cascade"):
         return {
+            "cascade": settings.CITECHECK_JUDGE_CASCADE,
             "base_url": settings.OPENAI_BASE_URL or None,
             "api_key": settings.OPENAI_API_KEY or "not-needed",
             "model": settings.CITECHECK_JUDGE_MODEL,

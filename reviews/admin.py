@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
+from reviews.queue_admin import queue_admin_register
+
+queue_admin_register()
 
 
 @admin.register(TestPair)

@@ -109,6 +109,8 @@ ACTION_LABELS: dict[str, str] = {
     "source_register": "register a source",
     "sources_import": "import sources",
     "source_refetch": "re-check a source",
+    "source_update": "change a source's risk level, priority, URL or owner",
+    "source_risk_lower": "lower a source's risk level",
     "block_lift": "lift a block",
     "site_switch_set": "change the incident switches",
     "source_block": "block a source",

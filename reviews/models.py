@@ -136,6 +136,8 @@ class SiteSwitch(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(id=1), name="single_site_switch")]
+        # Operations permissions live here with the incident switches; no role group holds them.
+        permissions = [("manage_queues", "Can see and change the job queues (django-rq)")]
 
 
 class AuditLog(models.Model):

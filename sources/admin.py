@@ -12,12 +12,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
-from sources.forms import SourceImportForm, SourceRegisterForm
+from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -35,6 +35,7 @@ from sources.services import (
     canonical_proposal_decide,
     source_refetch,
     source_register,
+    source_update,
     sources_import,
     version_activate,
     version_retest,
@@ -90,6 +91,39 @@ class SourceAdmin(admin.ModelAdmin):
     )
     inlines = [VersionInline, FetchInline]
     actions = ["refetch"]
+    # Fields that govern review change only through `source_update` (the governance page).
+    governed_fields = ("risk_level", "priority", "url", "owner")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Source | None = None) -> Any:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields = ["governance", *self.governed_fields, *fields]
+        return fields
+
+    @admin.display(description="Risk level, priority, URL, owner")
+    def governance(self, obj: Source) -> SafeString:
+        return format_html(
+            '<a class="button" href="{}">Change risk / priority / URL / owner</a> (with a reason, written to the audit log)',
+            reverse("admin:sources_source_governance", args=[obj.pk]),
+        )
+
+    def governance_view(self, request: HttpRequest, source_id: int) -> HttpResponse:
+        source = Source.objects.filter(pk=source_id).first()
+        if source is None or not self.has_change_permission(request, source):
+            raise PermissionDenied
+        initial = {name: getattr(source, name) for name in self.governed_fields}
+        form = SourceGovernanceForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                source_update(actor=request.user, source_id=source.pk, reason=data["reason"], risk_level=data["risk_level"],
+                              priority=data["priority"], url=data["url"], owner=data["owner"])
+            except ServiceError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                messages.success(request, f"Updated {source}.")
+                return redirect("admin:sources_source_change", source.pk)
+        return self._form_page(request, form, f"Change risk / priority / URL / owner of {source}")
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Registration goes through the service (normalisation, duplicates, first fetch)."""
@@ -107,7 +141,11 @@ class SourceAdmin(admin.ModelAdmin):
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
-        return [path("import/", self.admin_site.admin_view(self.import_view), name="sources_source_import"), *super().get_urls()]
+        return [
+            path("import/", self.admin_site.admin_view(self.import_view), name="sources_source_import"),
+            path("<int:source_id>/governance/", self.admin_site.admin_view(self.governance_view), name="sources_source_governance"),
+            *super().get_urls(),
+        ]
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_add_permission(request):

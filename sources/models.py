@@ -165,6 +165,10 @@ class Source(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     registered_at = models.DateTimeField(auto_now_add=True)
+    risk_lowered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The approver who last lowered the risk level: they may not approve this source's versions.",
+    )
 
     # Link health, kept from the latest check (the full history is in FetchResult).
     link_state = models.CharField(max_length=30, choices=LinkState.choices, blank=True)
@@ -259,6 +263,10 @@ class SourceVersion(models.Model):
     diff_summary = models.JSONField(default=dict, blank=True, help_text="Counts per change kind vs the active version.")
     compared_to = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     is_active = models.BooleanField(default=False)
+    approvals_required = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="Distinct approvers needed, fixed when the version is submitted for approval (raised, never lowered).",
+    )
     tested_at = models.DateTimeField(null=True, blank=True)
     activated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -193,14 +193,23 @@ def get_judge(name: str = "builtin", **config: Any) -> Judge:
     ``builtin`` takes no configuration. ``openai`` (alias ``llm``) takes the keyword arguments
     of :class:`citecheck.judges.llm.LLMJudge` (base_url, api_key, model, timeout, cache, ...);
     the ``openai`` package is imported only then, so the built-in judge starts fast.
+    ``cascade`` (or ``openai`` with ``cascade=True``) is the built-in judge first and the LLM judge
+    only for its low-confidence verdicts (:class:`citecheck.judges.cascade.CascadeJudge`).
     """
     key = name.strip().lower()
     if key == "builtin":
         from citecheck.judges.builtin import BuiltinJudge
 
         return BuiltinJudge(**config)
-    if key in {"openai", "llm"}:
+    cascade = bool(config.pop("cascade", False))
+    if key in {"openai", "llm", "cascade"}:
         from citecheck.judges.llm import LLMJudge
 
-        return LLMJudge(**config)
-    raise ValueError(f"unknown judge {name!r}: use 'builtin' or 'openai'")
+        llm = LLMJudge(**config)
+        if key == "cascade" or cascade:
+            from citecheck.judges.builtin import BuiltinJudge
+            from citecheck.judges.cascade import CascadeJudge
+
+            return CascadeJudge(BuiltinJudge(), llm)
+        return llm
+    raise ValueError(f"unknown judge {name!r}: use 'builtin', 'openai' or 'cascade'")

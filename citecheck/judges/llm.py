@@ -12,9 +12,12 @@ inside a data block is an instruction. No tools are offered.
 
 Safety of the answer. Temperature 0; structured output by JSON schema when the server accepts
 it (remembered per endpoint), else plain JSON parsed and validated. A refusal, a truncated
-reply (``finish_reason: length``), invalid JSON, a span that is not an exact substring of the
-passage, a timeout or an HTTP error all give ``unavailable`` with the reason, never
-``supported``. 429 and 5xx are retried with exponential backoff (Retry-After honoured, capped).
+reply (``finish_reason: length`` or unterminated JSON), invalid JSON, a status outside the five,
+a span that is not in the passage (after looking for the closest verbatim span: other whitespace,
+quotes or dashes, or a sentence at least 90% the same; never invented), a timeout or an HTTP error
+each give ``unavailable`` with ``Verdict.error`` set to the reason: a recorded judge failure, never
+a finding and never cached. Malformed replies and timeouts are asked once more
+(``max_format_retries``). JSON inside prose or a code fence, and keys in another case, are read. 429 and 5xx are retried with exponential backoff (Retry-After honoured, capped).
 A semaphore per endpoint bounds concurrent requests across threads. Tokens are recorded per
 verdict. Verdicts are cached through an optional cache object keyed by (claim hash, passage
 fingerprint, judge, model, prompt version); a cache hit makes no request.
@@ -35,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from citecheck.judges import (
+    BACKED_STATUSES,
     STATUSES,
     JudgeCache,
     Verdict,
@@ -44,7 +48,7 @@ from citecheck.judges import (
     validate_verdict,
 )
 
-__all__ = ["PROMPT_VERSION", "SYSTEM_PROMPT", "LLMJudge", "endpoint_semaphore"]
+__all__ = ["PROMPT_VERSION", "SYSTEM_PROMPT", "LLMJudge", "endpoint_semaphore", "verbatim_span"]
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +172,12 @@ def _new_nonce(*texts: str) -> str:
 
 
 class _Unavailable(Exception):
-    """A reply that cannot be used; the message is the reason."""
+    """A reply that cannot be used; the message is the reason. ``retry``: asking again may help
+    (a malformed, truncated or rule-breaking reply, a timeout)."""
+
+    def __init__(self, message: str, *, retry: bool = False) -> None:
+        super().__init__(message)
+        self.retry = retry
 
 
 @dataclass(slots=True)
@@ -178,28 +187,88 @@ class _Reply:
     completion_tokens: int
 
 
-_FENCE_RE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+_FENCE_RE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
 
 
 def _parse_json(content: str) -> dict[str, Any]:
+    """The JSON object of a model's reply: the whole reply, a fenced block anywhere in it, or the
+    first object found inside prose (one holding a ``status`` key preferred). Keys are read
+    case-insensitively ("Status", "SPAN"). A truncated or absent object raises ``_Unavailable``."""
     text = content.strip()
-    fenced = _FENCE_RE.match(text)
-    if fenced:
-        text = fenced.group(1)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        # Some servers wrap the object in prose; take the outermost {...} once.
-        start, end = text.find("{"), text.rfind("}")
-        if start < 0 or end <= start:
-            raise _Unavailable("the model's reply is not valid JSON") from None
+    candidates = [text] + [m.group(1).strip() for m in _FENCE_RE.finditer(text)]
+    found: list[dict[str, Any]] = []
+    for candidate in candidates:
         try:
-            data = json.loads(text[start : end + 1])
+            data = json.loads(candidate)
         except json.JSONDecodeError:
-            raise _Unavailable("the model's reply is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise _Unavailable("the model's reply is not a JSON object")
-    return data
+            data = None
+        if isinstance(data, dict):
+            found.append(data)
+            break
+    if not found:
+        for start in (m.start() for m in re.finditer(r"\{", text)):
+            try:
+                data, _ = _DECODER.raw_decode(text, start)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(data, dict):
+                found.append(data)
+                if any(str(key).strip().lower() == "status" for key in data):
+                    break
+    if not found:
+        if text.lstrip("`json \n").startswith("{") and text.count("{") > text.count("}"):
+            raise _Unavailable("the model's reply was cut off (unterminated JSON)", retry=True)
+        raise _Unavailable("the model's reply is not valid JSON", retry=True)
+    best = next((d for d in reversed(found) if any(str(k).strip().lower() == "status" for k in d)), found[0])
+    return {str(key).strip().lower(): value for key, value in best.items()}
+
+
+def _normal_status(value: Any) -> Any:
+    """"Supported", " partly supported ", "PARTLY-SUPPORTED" -> the canonical status; anything
+    else is returned as it came (and then refused)."""
+    if not isinstance(value, str):
+        return value
+    folded = re.sub(r"[\s\-]+", "_", value.strip().lower())
+    return folded if folded in STATUSES else value
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
+
+
+def verbatim_span(span: str, passage: str) -> str | None:
+    """The exact text of ``passage`` that a model's ``span`` stands for, or None.
+
+    Exact substring -> itself. Else the same words with other whitespace, quotes or dashes -> the
+    passage's own characters for them. Else the passage sentence most like the span, when it is
+    nearly the same (similarity >= 0.9) -> that sentence, verbatim. Never text the passage lacks.
+    """
+    if not span or not span.strip():
+        return None
+    span = span.strip()
+    if span in passage:
+        return span
+    words = [re.escape(w) for w in span.translate(_QUOTES).split()]
+    if words:
+        # The passage folded the same way keeps its length, so offsets map back one to one.
+        folded = passage.translate(_QUOTES)
+        match = re.search(r"\s+".join(words), folded)
+        if match:
+            return passage[match.start() : match.end()]
+    import difflib
+
+    from citecheck.text import sentences_with_markers
+
+    best, best_ratio = None, 0.0
+    target = " ".join(span.split()).lower()
+    for sentence in sentences_with_markers(passage):
+        text = passage[sentence.start : sentence.end].strip()
+        if not text:
+            continue
+        ratio = difflib.SequenceMatcher(None, target, " ".join(text.split()).lower()).ratio()
+        if ratio > best_ratio:
+            best, best_ratio = text, ratio
+    return best if best is not None and best_ratio >= 0.9 else None
 
 
 def _retry_after(headers: Any, cap: float) -> float | None:
@@ -248,6 +317,7 @@ class LLMJudge:
         max_concurrency: int = 4,
         structured: str = "auto",
         max_tokens: int = 600,
+        max_format_retries: int = 1,
         cache: JudgeCache | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -266,6 +336,7 @@ class LLMJudge:
         self.backoff_cap = backoff_cap
         self.structured = structured
         self.max_tokens = max_tokens
+        self.max_format_retries = max(0, int(max_format_retries))
         self.cache = cache
         self._sleep = sleep
         self._semaphore = endpoint_semaphore(base_url, max_concurrency)
@@ -298,33 +369,64 @@ class LLMJudge:
 
     def _judge(self, claim: str, passage: str) -> Verdict:
         if not passage.strip():
-            return self._unavailable("the passage is empty: there is nothing to check against")
-        nonce = _new_nonce(claim, passage)
-        messages = build_judge_messages(claim, passage, nonce)
-        try:
-            reply = self._complete(messages, "verdict", _VERDICT_SCHEMA)
-        except _Unavailable as exc:
-            tokens = getattr(exc, "tokens", (0, 0))
-            return self._unavailable(str(exc), tokens)
-        data = reply.data
-        status = data.get("status")
+            # Not a failure of the judge: there is nothing to check (no error, the verdict stands).
+            return unavailable("the passage is empty: there is nothing to check against", judge=self.name,
+                               model=self.model, prompt_version=self.prompt_version)
+        spent = (0, 0)
+        failure = ""
+        for _attempt in range(1 + self.max_format_retries):
+            nonce = _new_nonce(claim, passage)
+            messages = build_judge_messages(claim, passage, nonce)
+            try:
+                reply = self._complete(messages, "verdict", _VERDICT_SCHEMA)
+                spent = (spent[0] + reply.prompt_tokens, spent[1] + reply.completion_tokens)
+                return self._read_verdict(reply.data, passage, spent)
+            except _Unavailable as exc:
+                tokens = getattr(exc, "tokens", (0, 0))
+                spent = (spent[0] + tokens[0], spent[1] + tokens[1])
+                failure = str(exc)
+                if not getattr(exc, "retry", False):
+                    break
+                logger.info("judge.format_retry", extra={"reason": failure})
+        return self._unavailable(failure, spent)
+
+    def _read_verdict(self, data: dict[str, Any], passage: str, tokens: tuple[int, int]) -> Verdict:
+        """A verdict from a parsed reply, or ``_Unavailable`` (retried) for a reply that breaks the rules."""
+        status = _normal_status(data.get("status"))
         span = data.get("span")
         rationale = data.get("rationale")
-        tokens = (reply.prompt_tokens, reply.completion_tokens)
         if status not in STATUSES:
-            return self._unavailable(f"the model answered an invalid status {status!r}", tokens)
+            raise _with_tokens(_Unavailable(f"the model answered an invalid status {data.get('status')!r}", retry=True),
+                               *tokens)
         if span is not None and not isinstance(span, str):
-            return self._unavailable("the model's span is not a string", tokens)
+            raise _with_tokens(_Unavailable("the model's span is not a string", retry=True), *tokens)
         if not isinstance(rationale, str):
             rationale = ""
         if isinstance(span, str):
             span = _unescape(span)
+            if status in BACKED_STATUSES:
+                found = verbatim_span(span, passage)
+                if found is None:
+                    raise _with_tokens(_Unavailable(
+                        f"span not found in the passage, nor any close verbatim match (the model answered {status})", retry=True),
+                        *tokens)
+                span = found
+            else:
+                span = None
+        elif status in BACKED_STATUSES:
+            raise _with_tokens(_Unavailable(f"the model answered {status} without a span of the passage", retry=True),
+                               *tokens)
         verdict = Verdict(
             status=status, span=span, rationale=rationale.strip()[:2000], judge=self.name, model=self.model,
             prompt_version=self.prompt_version, heuristic=False,
-            prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
+            prompt_tokens=tokens[0], completion_tokens=tokens[1],
         )
-        return validate_verdict(verdict, passage)
+        checked = validate_verdict(verdict, passage)
+        if checked.status == "unavailable" and verdict.status != "unavailable":
+            return self._unavailable(checked.rationale, tokens)
+        if checked.status == "unavailable":  # the model itself said it cannot tell: a failure, not a finding
+            return self._unavailable(f"the model could not judge: {rationale.strip()[:300]}", tokens)
+        return checked
 
     def split_claims(self, sentence: str) -> list[str]:
         """Atomic claims of one compound sentence; on any failure, the sentence itself."""
@@ -395,8 +497,10 @@ class LLMJudge:
 
     # -- transport
     def _unavailable(self, reason: str, tokens: tuple[int, int] = (0, 0)) -> Verdict:
-        return unavailable(reason, judge=self.name, model=self.model, prompt_version=self.prompt_version,
-                           prompt_tokens=tokens[0], completion_tokens=tokens[1])
+        """A judge failure: status ``unavailable`` with ``error`` set (never a finding, never cached)."""
+        verdict = unavailable(reason, judge=self.name, model=self.model, prompt_version=self.prompt_version,
+                              prompt_tokens=tokens[0], completion_tokens=tokens[1])
+        return replace(verdict, error=reason, confidence="low")
 
     def _response_format(self, name: str, schema: dict[str, Any]) -> dict[str, Any] | None:
         mode = self.structured
@@ -425,7 +529,7 @@ class LLMJudge:
                 with self._semaphore:
                     completion = client.chat.completions.create(**kwargs)
             except openai.APITimeoutError:
-                raise _with_tokens(_Unavailable(f"the judge endpoint timed out after {self.timeout:g} s"),
+                raise _with_tokens(_Unavailable(f"the judge endpoint timed out after {self.timeout:g} s", retry=True),
                                    prompt_tokens, completion_tokens) from None
             except openai.APIStatusError as exc:
                 status = exc.status_code
@@ -471,7 +575,7 @@ class LLMJudge:
                 raise _with_tokens(_Unavailable(f"the model refused: {str(refusal)[:200]}"), prompt_tokens,
                                    completion_tokens)
             if choice.finish_reason == "length":
-                raise _with_tokens(_Unavailable("the model's reply was cut off (finish_reason: length)"),
+                raise _with_tokens(_Unavailable("the model's reply was cut off (finish_reason: length)", retry=True),
                                    prompt_tokens, completion_tokens)
             if choice.finish_reason == "content_filter":
                 raise _with_tokens(_Unavailable("the reply was withheld by the endpoint's content filter"),
@@ -481,7 +585,7 @@ class LLMJudge:
                                    prompt_tokens, completion_tokens)
             content = message.content or ""
             if not content.strip():
-                raise _with_tokens(_Unavailable("the model's reply is empty"), prompt_tokens, completion_tokens)
+                raise _with_tokens(_Unavailable("the model's reply is empty", retry=True), prompt_tokens, completion_tokens)
             try:
                 data = _parse_json(content)
             except _Unavailable as exc:

@@ -10,6 +10,7 @@ from sources.services.fetch import (
     source_refetch,
     source_schedule_due_checks,
 )
+from sources.services.governance import source_update
 from sources.services.register import fetch_request, source_register, sources_import
 from sources.services.stages import source_transition
 from sources.services.versioning import version_extract
@@ -25,6 +26,7 @@ __all__ = [
     "source_register",
     "source_schedule_due_checks",
     "source_transition",
+    "source_update",
     "sources_import",
     "testresult_waive",
     "version_activate",

@@ -12,7 +12,8 @@ from dispatch.services import work_progress, work_request
 from integrations.services.export import export_change_activation
 from reviews.audit import Actor, audit_record, permission_require, refusal_record, user_or_none
 from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
-from sources.models import ChangeKind, PassageVersion, RiskLevel, SourceVersion, Stage, VersionPassage
+from sources.models import ChangeKind, PassageVersion, SourceVersion, Stage, VersionPassage
+from sources.services.governance import version_submit
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -58,10 +59,15 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
             judge_name = judgement.judge
             result.actual_status = judgement.status
             quote_ok = result.quote_found is not False
-            result.passed = quote_ok and judgement.status == pair.expected_status
+            # A low-confidence verdict is a guess the judge could not back (issue 13): never a pass.
+            # (``confidence`` is stored on Judgement by issue 12's change; absent before it.)
+            unsure = getattr(judgement, "confidence", "") == "low"
+            result.passed = quote_ok and judgement.status == pair.expected_status and not unsure
             result.detail = (
                 "quote not found in the passage; " if not quote_ok else ""
-            ) + f"judge said {judgement.status}, expected {pair.expected_status}"
+            ) + f"judge said {judgement.status}, expected {pair.expected_status}" + (
+                " (low confidence: the built-in judge could not decide; needs a person or the LLM judge)" if unsure else ""
+            )
         results.append(result)
     with transaction.atomic():
         version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
@@ -81,6 +87,7 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
         TestResult.objects.bulk_create(results)
         version.tested_at = timezone.now()
         version.save(update_fields=["tested_at"])
+        version_submit(version=version)
         TestPair.objects.filter(pk__in=[r.pair_id for r in results if r.passed]).update(needs_reverification=False)
         source = version.source
         if source.stage == Stage.VERSIONED:
@@ -145,6 +152,10 @@ def _check_activatable(*, actor: Actor, version: SourceVersion, action: str) -> 
             refusal_record(actor=actor, action=action, obj=version, reason=reason)
             raise PermissionRefused(f"You registered {source}; another approver must approve it (four-eyes rule).")
         override = True
+    if actor is not None and source.risk_lowered_by_id is not None and source.risk_lowered_by_id == actor.pk:
+        reason = "two-approver rule: whoever lowered a source's risk level does not approve its versions"
+        refusal_record(actor=actor, action=action, obj=version, reason=reason)
+        raise PermissionRefused(f"You lowered the risk level of {source}; another approver must approve its versions.")
     if SiteSwitch.objects.filter(pk=1, pause_activations=True).exists():
         raise IllegalTransition("Activations are paused by the incident switch; lift it first.")
     if source.is_blocked:
@@ -184,7 +195,9 @@ def version_activate(*, actor: Actor, version_id: int, reason: str = "", action:
             )
         if override:
             audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason or "superuser emergency override")
-        needed = 2 if source.risk_level == RiskLevel.HIGH and action != "version_rollback" else 1
+        # Fixed when the version was submitted for approval, never read from the source now.
+        version_submit(version=version)
+        needed = 1 if action == "version_rollback" else int(version.approvals_required or 1)
         approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
         if actor is not None and len(approvers) < needed:
             audit_record(actor=actor, action="version_approve", obj=version, reason=reason, data={"approvals": len(approvers), "needed": needed})

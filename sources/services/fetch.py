@@ -22,9 +22,16 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
 from citecheck.fingerprint import content_hash
-from citecheck.linkcheck import LinkCheckConfig, LinkCheckResult, backoff_delay, config_from_settings, iter_check_urls
+from citecheck.linkcheck import (
+    LinkCheckConfig,
+    LinkCheckResult,
+    backoff_delay,
+    blocked_domains_rule,
+    config_from_settings,
+    iter_check_urls,
+)
 from citecheck.linkcheck import LinkState as CheckState
-from citecheck.urlnorm import InvalidURL, normalize_url
+from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from dispatch.services import work_request
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
@@ -44,20 +51,28 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
-from sources.services.register import fetch_request
+from sources.services.register import canonical_url_fields, fetch_request
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
 
 
 def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any) -> LinkCheckConfig:
-    """The checker configuration from settings, with per-domain request gaps from DomainPolicy."""
+    """The checker configuration from settings, with per-domain request gaps from DomainPolicy
+    and its blocked domains, which the checker refuses on every hop as it refuses private
+    addresses (so a redirect cannot lead a fetch onto a blocked domain)."""
     config = config_from_settings(settings, keep_body=keep_body, **overrides)
     gaps = {
         p.domain: p.min_request_gap_ms / 1000
         for p in DomainPolicy.objects.filter(domain__in=set(domains), min_request_gap_ms__gt=0)
     }
-    return replace(config, host_gaps=gaps) if gaps else config
+    blocked = dict(DomainPolicy.objects.filter(is_blocked=True).values_list("domain", "blocked_reason"))
+    changes: dict[str, Any] = {}
+    if gaps:
+        changes["host_gaps"] = gaps
+    if blocked:
+        changes["url_rule"] = blocked_domains_rule(blocked)
+    return replace(config, **changes) if changes else config
 
 
 def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[str] = ()) -> list[LinkCheckResult]:
@@ -72,7 +87,9 @@ def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
     if source is None:
         logger.info("fetch.gone", extra={"source_id": source_id})
         return None
-    if source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
+    # The domain of the URL about to be fetched, not only the stored one (older rows may differ).
+    domains = {source.domain, registrable_domain(source.canonical_url)}
+    if source.is_blocked or DomainPolicy.objects.filter(domain__in=domains, is_blocked=True).exists():
         logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
         return None
     if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
@@ -291,10 +308,14 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
         if accept:
             if Source.objects.filter(normalized_url=task.proposed_url).exclude(pk=source.pk).exists():
                 raise IllegalTransition(f"{task.proposed_url} is already registered as another source.")
+            fields = canonical_url_fields(normalize_url(task.proposed_url))
+            blocked = DomainPolicy.objects.filter(domain=fields["domain"], is_blocked=True).first()
+            if blocked is not None:
+                raise IllegalTransition(f"The domain {blocked.domain} is blocked ({blocked.blocked_reason}); this URL cannot become the canonical URL.")
             old = source.canonical_url
-            source.canonical_url = task.proposed_url
-            source.normalized_url = task.proposed_url
-            source.save(update_fields=["canonical_url", "normalized_url"])
+            for name, value in fields.items():
+                setattr(source, name, value)
+            source.save(update_fields=list(fields))
             audit_record(actor=actor, action="canonical_change", obj=source, from_state=old[:40], to_state=task.proposed_url[:40], reason=reason, data={"old_url": old, "new_url": task.proposed_url})
         else:
             audit_record(actor=actor, action="canonical_change_rejected", obj=source, reason=reason, data={"proposed_url": task.proposed_url})

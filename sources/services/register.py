@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from citecheck.errors import Conflict, InvalidInput
-from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
+from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain, strip_credentials
 from dispatch.services import work_request
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
@@ -25,6 +25,25 @@ logger = logging.getLogger(__name__)
 def fetch_request(*, source: Source) -> None:
     """Ask a worker to fetch `source` (deduplicated: never queued twice)."""
     work_request(job="sources.fetch_source", kwargs={"source_id": source.pk}, queue="fetch", dedupe_key=f"fetch:{source.pk}")
+
+
+def source_url_fields(url: str) -> dict[str, str]:
+    """The URL fields of a source for `url`: credentials stripped from the URL as given, the
+    normalised URL as canonical URL and unique key, and the domain recomputed from it. Every
+    service that sets a source's URL uses this, so `domain` always matches the URL rendered."""
+    try:
+        normalized = normalize_url(url)
+    except InvalidURL as exc:
+        raise InvalidInput(f"invalid_url: {exc}", field="url") from exc
+    return {
+        "url": strip_credentials(url)[:2048],
+        **canonical_url_fields(normalized),
+    }
+
+
+def canonical_url_fields(normalized: str) -> dict[str, str]:
+    """canonical_url, normalized_url and the domain computed from them (for a normalised URL)."""
+    return {"canonical_url": normalized, "normalized_url": normalized, "domain": registrable_domain(normalized)}
 
 
 def _choice(value: str, choices: type[Any], field_name: str, default: str) -> str:
@@ -53,10 +72,8 @@ def source_register(
     Refuses invalid URLs and duplicates (the error names the existing source).
     """
     permission_require(actor=actor, perm="sources.add_source", action="source_register")
-    try:
-        normalized = normalize_url(url)
-    except InvalidURL as exc:
-        raise InvalidInput(f"invalid_url: {exc}", field="url") from exc
+    url_fields = source_url_fields(url)
+    normalized = url_fields["normalized_url"]
     values = {
         "document_type": _choice(document_type, DocumentType, "document_type", DocumentType.WEBPAGE),
         "priority": _choice(priority, Priority, "priority", Priority.SUPPLEMENTARY),
@@ -67,10 +84,7 @@ def source_register(
         if existing is not None:
             raise Conflict(f"{normalized} is already registered as source {existing.pk} ({existing}).", field="url")
         source = Source.objects.create(
-            url=url.strip(),
-            canonical_url=normalized,
-            normalized_url=normalized,
-            domain=registrable_domain(normalized),
+            **url_fields,
             title=title.strip()[:500],
             language=(language or "en").strip()[:16],
             owner=owner.strip()[:200],

@@ -121,7 +121,7 @@ def test_never_supported_when_any_part_is_contradicted() -> None:
 def test_deterministic_and_labelled() -> None:
     first = JUDGE.judge("Express delivery costs £8.00.", SHOP_EN)
     assert all(JUDGE.judge("Express delivery costs £8.00.", SHOP_EN) == first for _ in range(3))
-    assert first.model == "rules" and first.prompt_version
+    assert first.model.startswith("rules") and first.prompt_version
 
 
 def test_equivalent_and_authorship() -> None:

@@ -199,7 +199,7 @@ def test_cache_hit_makes_no_second_request(llm_server: OpenAIServer) -> None:
 def test_unavailable_is_not_cached(llm_server: OpenAIServer) -> None:
     llm_server.script = [completion("nope"), verdict_reply("supported", SPAN)]
     cache = DictCache()
-    judge = make_judge(llm_server, cache=cache)
+    judge = make_judge(llm_server, cache=cache, max_format_retries=0)
     assert judge.judge("Standard delivery takes 3 to 5 days.", PASSAGE).status == "unavailable"
     assert judge.judge("Standard delivery takes 3 to 5 days.", PASSAGE).status == "supported"
     assert len(llm_server.requests) == 2

@@ -71,6 +71,7 @@ class Command(BaseCommand):
                 model=getattr(settings, "CITECHECK_JUDGE_MODEL", ""),
                 timeout=float(getattr(settings, "CITECHECK_JUDGE_TIMEOUT", 60.0)),
                 max_concurrency=int(getattr(settings, "CITECHECK_JUDGE_CONCURRENCY", 4)),
+                cascade=bool(getattr(settings, "CITECHECK_JUDGE_CASCADE", False)),
             )
         except ValueError as exc:
             self._fail(f"{exc}; set OPENAI_BASE_URL and CITECHECK_JUDGE_MODEL")

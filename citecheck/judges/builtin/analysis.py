@@ -1,0 +1,199 @@
+"""Analysis of a text for the built-in judge: sentences cut into segments, each with its own
+words, the words it inherits, its polarity and its quantities."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.polarity import _POLARITY_WORDS, Polarity, _polarity
+from citecheck.judges.builtin.quantities import _UNIT_WORD, Quantity, _Extractor, _pl_compound
+from citecheck.judges.builtin.tokens import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
+from citecheck.text import sentences_with_markers
+
+
+@dataclass(slots=True)
+class Segment:
+    own: set[str]
+    inh: set[str]
+    ctx: frozenset[str]
+    polarity: Polarity
+    quantities: list[Quantity]
+    sentence: int
+    start: int
+    end: int
+    words: int = 0
+
+    @property
+    def key(self) -> set[str]:
+        return self.own | self.inh
+
+
+_SEGMENT_CONJ = {
+    lx.EN: {"and", "but", "while", "whereas", "however", "although", "though", "whilst", "plus"},
+    lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak", "jednakze", "podczas"},
+}
+_PART_CONJ = {
+    lx.EN: {"and", "but", "while", "whereas", "however", "although", "whilst", "plus"},
+    lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak"},
+}
+
+
+def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
+    stop = lx.STOPWORDS[lang]
+    polar = _POLARITY_WORDS[lang]
+    out = []
+    for index, tok in enumerate(toks, start=offset):
+        if tok.kind != W or index in used:
+            continue
+        word = tok.text
+        if word in stop or word in polar or len(word) == 1 or word.endswith("n't"):
+            continue
+        if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
+            continue
+        out.append(_stem(word, lang))
+    return out
+
+
+def _drop_replaced(inherited: set[str], own: set[str], lang: str) -> set[str]:
+    result = set(inherited)
+    for group in _GROUPS[lang]:
+        if own & group:
+            result -= group - own
+    return result
+
+
+@dataclass(slots=True)
+class _Analysis:
+    lang: str
+    segments: list[Segment]
+    sentences: list[tuple[int, int]]
+    all_words: frozenset[str]
+    navigation: bool
+    empty: bool
+    topic: frozenset[str] = frozenset()
+    parts: list[list[int]] = field(default_factory=list)  # segment indexes of each part
+
+
+def _split_sentences(text: str) -> list[tuple[int, int]]:
+    return [(s.start, s.end) for s in sentences_with_markers(text)]
+
+
+def _is_navigation_line(toks: Sequence[_Tok]) -> bool:
+    words = sum(1 for t in toks if t.kind == W)
+    marks = sum(1 for t in toks if t.kind == SYM and t.text in lx.NAVIGATION_MARKS)
+    ends = bool(toks) and toks[-1].kind == PUNCT and toks[-1].text in ".!?"
+    if marks >= 2:
+        return True
+    if any(t.text in {"©", "rights", "zastrzezone", "cookies"} for t in toks):
+        return True
+    return words < 4 or (not ends and words < 6)
+
+
+def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
+    sentences = _split_sentences(text)
+    segments: list[Segment] = []
+    parts: list[list[int]] = []
+    all_words: set[str] = set()
+    prose = 0
+    for s_index, (s_start, s_end) in enumerate(sentences):
+        stext = text[s_start:s_end]
+        toks = _tokenize(stext, lang, base=s_start)
+        if not toks:
+            continue
+        if not _is_navigation_line(toks):
+            prose += 1
+        extractor = _Extractor(toks, lang, text, 0)
+        for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
+            if lang == lx.PL and tok.kind == W:
+                compound = _pl_compound(tok.text)
+                if compound:
+                    tok.kind, tok.value, tok.is_word_number = NUM, float(compound[0]), True
+        _expand_pl_compounds(toks, lang)
+        quantities = extractor.run()
+        used = extractor.used
+        # cut into segments
+        bounds: list[tuple[int, int]] = []
+        cut_at = 0
+        part_breaks: set[int] = set()
+        conj = _SEGMENT_CONJ[lang]
+        word_counts = [0]  # word_counts[k] = words and numbers before token k
+        for tok in toks:
+            word_counts.append(word_counts[-1] + (tok.kind in (W, NUM)))
+        for k, tok in enumerate(toks):
+            if k in used:
+                continue
+            is_cut = (tok.kind == PUNCT and tok.text in ",;:()") or (tok.kind == W and tok.text in conj)
+            if is_cut:
+                if k > cut_at:
+                    bounds.append((cut_at, k))
+                cut_at = k + 1
+                if tok.text == ";" or (tok.kind == W and tok.text in _PART_CONJ[lang]):
+                    left = word_counts[k]
+                    right = word_counts[-1] - word_counts[k + 1]
+                    if tok.text == ";" or (left >= 3 and right >= 3):
+                        part_breaks.add(len(bounds))
+        if cut_at < len(toks):
+            bounds.append((cut_at, len(toks)))
+        ctx_words = frozenset(_content(toks, used, lang, 0))
+        all_words |= ctx_words
+        previous: Segment | None = None
+        pending_empty: list[Segment] = []
+        for b_index, (a, b) in enumerate(bounds):
+            seg_toks = toks[a:b]
+            own = set(_content(seg_toks, used, lang, a))
+            pol = _polarity(seg_toks, lang)
+            seg_quantities = [q for q in quantities if a <= q.tok_start < b]
+            inh: set[str] = set()
+            if previous is not None:
+                inh = _drop_replaced(previous.key, own, lang)
+                if not pol.signal and len(own) < 2:
+                    pol = previous.polarity
+            segment = Segment(
+                own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
+                sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
+                words=sum(1 for t in seg_toks if t.kind in (W, NUM)),
+            )
+            if not own:
+                pending_empty.append(segment)
+            else:
+                for empty in pending_empty:  # "From 1 April 2025, the fee is ..." : the date takes the next words
+                    empty.inh |= _drop_replaced(own, empty.own, lang)
+                pending_empty = []
+            if b_index in part_breaks or not parts or b_index == 0:
+                parts.append([])
+            parts[-1].append(len(segments))
+            segments.append(segment)
+            previous = segment
+    navigation = not claim and bool(segments) and prose == 0
+    # The first sentence usually names the page's topic ("Council tax bills are sent in March");
+    # its words count as known context everywhere, except words that pick one alternative.
+    topic = frozenset(segments[0].ctx - _GROUP_WORDS[lang]) if segments and not claim else frozenset()
+    return _Analysis(
+        lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
+        navigation=navigation, empty=not text.strip(), parts=parts, topic=topic,
+    )
+
+
+def _expand_pl_compounds(toks: list[_Tok], lang: str) -> None:
+    """A word like "dwuletnia" became a number; give it its unit by inserting nothing: the
+    extractor reads the unit from the word itself through ``_COMPOUND_UNITS``."""
+    if lang != lx.PL:
+        return
+    for index, tok in enumerate(toks):
+        if tok.kind == NUM and tok.is_word_number and _pl_compound(tok.text):
+            unit = _pl_compound(tok.text)[1]  # type: ignore[index]
+            # Insert a synthetic unit token right after the number (same position, zero width).
+            toks.insert(index + 1, _Tok(W, _UNIT_WORD[unit], tok.end, tok.end))
+
+
+@lru_cache(maxsize=512)
+def _analyse_passage(passage: str, lang: str) -> _Analysis:
+    return _analyse(passage, lang, claim=False)
+
+
+@lru_cache(maxsize=2048)
+def _analyse_claim(claim: str, lang: str) -> _Analysis:
+    return _analyse(claim, lang, claim=True)

@@ -1,0 +1,334 @@
+"""Paraphrase features of the built-in judge: how much of a claim a passage says, in other words.
+
+The rules (:mod:`rules`) need every content word of a claim's segment in the passage; real prose
+says the same thing in other words, so on real text they rarely decide. This module measures
+instead, for one claim against one passage:
+
+- *informativeness-weighted overlap* of the claim's stems (suffix stemming plus a synonym map,
+  so "reduces" / "reduction" / "lower" meet), each stem weighted by how rare its word is in
+  general language (the word's Zipf frequency from ``wordfreq``: "the" weighs nothing,
+  "hydroxychloroquine" a lot);
+- *alignment*: the passage is cut into sentences and windows of two, each scored against the
+  claim with BM25 (the same informativeness as IDF), and the features of the best window are
+  kept next to those of the whole passage;
+- word order (the longest common subsequence of stems), adjacent pairs of stems (bigrams);
+- numbers, written in digits or words ("three", "twenty-one", "1,000"): matched or missing;
+- one-sided negation, hedging ("may", "suggest", "further studies"), findings of no effect
+  ("no significant", "not associated"), and antonyms (increase/decrease, higher/lower).
+
+:func:`features` returns a fixed-order list of floats (:data:`FEATURE_NAMES`) for the combiner.
+Pure and deterministic: no network, no model.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from wordfreq import zipf_frequency  # its frequency lists ship in the wheel (code Apache-2.0, data CC BY-SA 4.0)
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
+from citecheck.text import sentences_with_markers
+
+__all__ = ["FEATURE_NAMES", "Alignment", "align", "features", "informativeness"]
+
+
+_WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+
+# Extra English function words: the lexicon's list is tuned for shop and service texts.
+_EXTRA_STOP = frozenset(
+    "also among amongst any been being both can could did do does doing done each either etc even ever "
+    "every from further had has have having here how i into its itself just like many might more most much "
+    "must neither nor now often once only onto other others our ours over own per perhaps quite rather really "
+    "same should since so some such than that thats their theirs them then there these they this those though "
+    "through thus too toward towards under until upon us very via was we were what when where whether which "
+    "while who whom whose why will with within would yes yet you your it is are be an a the of to in on at "
+    "by for as or and if about after against before between during out up down off above below again".split()
+)
+_NEGATION = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither", "nothing", "nobody",
+                       "lack", "lacks", "absence", "absent", "unable", "fail", "fails", "failed",
+                       "nie", "brak", "bez", "nigdy", "zaden", "zadna", "zadne"})
+_HEDGES = frozenset({"may", "might", "could", "possibly", "possible", "potential", "potentially", "suggest",
+                     "suggests", "suggested", "suggesting", "hypothesis", "hypothesize", "hypothesized", "unclear",
+                     "unknown", "uncertain", "further", "needed", "warrant", "warranted", "remains", "whether",
+                     "likely", "unlikely", "speculate", "propose", "proposed", "investigate", "investigated",
+                     "explore", "aim", "aimed", "review", "moze", "moga", "prawdopodobnie", "mozliwe"})
+_NULL_FINDING = re.compile(
+    r"\b(?:no (?:significant|evidence|difference|association|effect|benefit|clear|proven|clinical)"
+    r"|not (?:significant|significantly|associated|effective|proven|supported|recommended|found)"
+    r"|did not|does not|do not|was not|were not|is not|are not|failed to|no longer|ineffective|unproven)\b"
+)
+_ANTONYMS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(a.split()), frozenset(b.split()))
+    for a, b in (
+        ("increase increases increased increasing rise rises rising higher more greater elevated raise raises",
+         "decrease decreases decreased decreasing reduce reduces reduced reducing reduction lower less fewer "
+         "decline declines fall falls drop drops"),
+        ("effective efficacy beneficial benefit benefits helps protect protects protective prevent prevents",
+         "ineffective harmful harm harms useless worsen worsens"),
+        ("safe safer safety", "unsafe dangerous danger toxic risky"),
+        ("positive", "negative"),
+        ("before earlier", "after later"),
+        ("first", "last"),
+        ("more", "less"),
+        ("high", "low"),
+        ("strong stronger", "weak weaker"),
+        ("survive survives persist persists", "die dies inactivated inactivate"),
+        ("won win wins", "lost lose loses"),
+        ("born", "died"),
+    )
+)
+# Paraphrase groups beyond the lexicon's shop words: each word is read as the first of its group.
+_PARAPHRASES = {
+    word: group.split()[0]
+    for group in (
+        "covid covid-19 coronavirus sars-cov-2 sars-cov2 2019-ncov ncov",
+        "decrease reduce reduction lower lessen diminish decline cut",
+        "increase rise raise elevate boost grow",
+        "kill inactivate destroy eliminate",
+        "infect infection contagion",
+        "die death mortality fatal fatality",
+        "doctor physician clinician",
+        "medicine drug medication treatment therapy",
+        "child children kid kids paediatric pediatric",
+        "elderly older",
+        "illness disease sickness",
+        "study trial research",
+        "cure heal",
+        "protect protection prevent prevention",
+        "spread transmit transmission",
+        "symptom sign",
+        "vaccine vaccination immunization inoculation",
+        "buy purchase",
+        "begin start commence",
+        "end finish conclude",
+        "big large",
+        "small little",
+        "help aid assist",
+        "show demonstrate indicate reveal",
+        "film movie",
+        "elected won",
+        "married wed",
+        "founded established",
+        "award prize",
+    )
+    for word in group.split()
+}
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "bias",
+    "wcov_best",  # informativeness-weighted share of the claim's stems in the best window
+    "wcov_passage",  # the same over the whole passage
+    "cov_best",  # unweighted share in the best window
+    "bigram_passage",  # share of the claim's adjacent stem pairs found in the passage
+    "lcs_best",  # longest common subsequence of stems / claim stems, best window
+    "precision_best",  # weighted share of the best window's stems that are the claim's
+    "bm25_best",  # BM25 of the best window, divided by the claim's total weight
+    "missing_max",  # weight of the most informative claim stem the passage lacks (/ 6)
+    "missing_many",  # informative stems missing (weight >= 3), capped at 5, / 5
+    "num_claim",  # the claim has numbers
+    "num_matched",  # share of the claim's numbers found in the passage
+    "num_missing",  # the claim has numbers and one is absent from the passage
+    "neg_claim",
+    "neg_best",
+    "neg_xor",  # negation on one side only (claim vs best window)
+    "hedge_best",  # hedging words in the best window (capped, / 3)
+    "null_best",  # a finding of no effect in the best window
+    "null_claim",
+    "antonym",  # the claim and the best window use opposite words of a pair
+    "names_cov",  # share of the claim's capitalised words (names) in the passage
+    "claim_len",  # log of claim stems
+    "passage_len",  # log of passage characters / 1000
+    "rule_supported",  # what the rules said (one-hot; unsupported is the reference)
+    "rule_partly",
+    "rule_contradicted",
+    "wcov_best_x_long",  # interactions with the long-passage regime (web pages vs abstracts)
+    "wcov_passage_x_long",
+    "missing_max_x_long",
+)
+
+
+@lru_cache(maxsize=65536)
+def informativeness(word: str, lang: str) -> float:
+    """How much a word says: 7 minus its Zipf frequency, between 0.5 and 6 (unknown words 6)."""
+    zipf = zipf_frequency(word, "pl" if lang == lx.PL else "en")
+    return min(6.0, max(0.5, 7.0 - zipf)) if zipf > 0 else 6.0
+
+
+@lru_cache(maxsize=65536)
+def _norm(word: str, lang: str) -> str:
+    """The stem a word is compared by: its paraphrase group, then the shared stemmer."""
+    word = _PARAPHRASES.get(word, word)
+    if word.endswith("s") and word[:-1] in _PARAPHRASES:
+        word = _PARAPHRASES[word[:-1]]
+    return _stem(word, lang)
+
+
+@dataclass(slots=True)
+class _Text:
+    stems: list[str]  # content stems in order
+    weights: dict[str, float]  # stem -> informativeness (max over its words)
+    words: frozenset[str]  # folded words, all of them
+    names: frozenset[str]  # folded capitalised words not at a sentence start
+    numbers: frozenset[float]
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str, lang: str) -> _Text:
+    stop = lx.STOPWORDS[lang] | _EXTRA_STOP
+    stems: list[str] = []
+    weights: dict[str, float] = {}
+    words: list[str] = []
+    names: list[str] = []
+    after_stop = True
+    for match in _WORD_RE.finditer(text):
+        raw = match.group()
+        word = _fold(raw)
+        words.append(word)
+        if raw[0].isupper() and not after_stop and not word.isdigit() and word not in stop:
+            names.append(word)
+        after_stop = text[match.end() : match.end() + 2].startswith((".", "!", "?"))
+        if word in stop or len(word) < 2 or word.isdigit():
+            continue
+        stem = _norm(word, lang)
+        stems.append(stem)
+        weight = informativeness(word, lang)
+        if weight > weights.get(stem, 0.0):
+            weights[stem] = weight
+    numbers = frozenset(round(t.value, 6) for t in _tokenize(text, lang) if t.kind == NUM)
+    return _Text(stems, weights, frozenset(words), frozenset(names), numbers)
+
+
+@dataclass(slots=True)
+class Alignment:
+    """The passage window that best matches a claim: ``start``/``end`` are character offsets."""
+
+    start: int
+    end: int
+    score: float
+    text: _Text
+
+
+def _windows(passage: str) -> list[tuple[int, int]]:
+    sentences = [(s.start, s.end) for s in sentences_with_markers(passage) if passage[s.start : s.end].strip()]
+    if not sentences:
+        return [(0, len(passage))]
+    out = list(sentences)
+    out += [(a[0], b[1]) for a, b in zip(sentences, sentences[1:], strict=False)]
+    return out
+
+
+def align(claim: str, passage: str, lang: str) -> Alignment:
+    """The sentence or pair of adjacent sentences of ``passage`` with the highest BM25 for ``claim``."""
+    c = _read(claim, lang)
+    windows = _windows(passage)
+    texts = [_read(passage[a:b], lang) for a, b in windows]
+    avg = sum(len(t.stems) for t in texts) / len(texts) or 1.0
+    best: Alignment | None = None
+    k1, b = 1.2, 0.75
+    claim_stems = set(c.stems)
+    for (start, end), text in zip(windows, texts, strict=True):
+        counts: dict[str, int] = {}
+        for stem in text.stems:
+            if stem in claim_stems:
+                counts[stem] = counts.get(stem, 0) + 1
+        norm = k1 * (1 - b + b * len(text.stems) / avg)
+        score = sum(c.weights[s] * n * (k1 + 1) / (n + norm) for s, n in counts.items())
+        if best is None or score > best.score + 1e-9:
+            best = Alignment(start, end, score, text)
+    assert best is not None
+    return best
+
+
+def _coverage(claim: _Text, other: set[str]) -> tuple[float, float]:
+    total = sum(claim.weights.values())
+    if not claim.weights:
+        return 0.0, 0.0
+    hit = [s for s in claim.weights if s in other]
+    return sum(claim.weights[s] for s in hit) / total if total else 0.0, len(hit) / len(claim.weights)
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    if not a or not b:
+        return 0
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def _has(words: frozenset[str], vocabulary: frozenset[str]) -> bool:
+    return bool(words & vocabulary) or any(w.endswith("n't") for w in words)
+
+
+def _antonym(claim: frozenset[str], window: frozenset[str]) -> bool:
+    for left, right in _ANTONYMS:
+        if (claim & left and window & right and not claim & right) or (claim & right and window & left and not claim & left):
+            return True
+    return False
+
+
+def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[list[float], Alignment]:
+    """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window."""
+    c = _read(claim, lang)
+    p = _read(passage, lang)
+    best = align(claim, passage, lang)
+    w = best.text
+    best_set, passage_set = set(w.stems), set(p.stems)
+    wcov_best, cov_best = _coverage(c, best_set)
+    wcov_passage, _ = _coverage(c, passage_set)
+    pairs = list(zip(c.stems, c.stems[1:], strict=False))
+    passage_pairs = set(zip(p.stems, p.stems[1:], strict=False))
+    bigram = sum(1 for pair in pairs if pair in passage_pairs) / len(pairs) if pairs else 0.0
+    lcs = _lcs(c.stems, w.stems) / len(c.stems) if c.stems else 0.0
+    window_total = sum(w.weights.values())
+    precision = sum(v for s, v in w.weights.items() if s in c.weights) / window_total if window_total else 0.0
+    claim_total = sum(c.weights.values()) or 1.0
+    missing = [v for s, v in c.weights.items() if s not in passage_set]
+    numbers = c.numbers
+    matched = len(numbers & p.numbers) / len(numbers) if numbers else 0.0
+    neg_claim = _has(c.words, _NEGATION)
+    neg_best = _has(w.words, _NEGATION)
+    window_text = passage[best.start : best.end].lower()
+    hedges = len(w.words & _HEDGES)
+    names_cov = len(c.names & p.words) / len(c.names) if c.names else 1.0
+    long = 1.0 if len(passage) > 600 else 0.0
+    missing_max = max(missing, default=0.0) / 6.0
+    values = [
+        1.0,
+        wcov_best,
+        wcov_passage,
+        cov_best,
+        bigram,
+        lcs,
+        precision,
+        min(best.score / claim_total, 3.0),
+        missing_max,
+        min(sum(1 for v in missing if v >= 3.0), 5) / 5.0,
+        1.0 if numbers else 0.0,
+        matched,
+        1.0 if numbers and matched < 1.0 else 0.0,
+        float(neg_claim),
+        float(neg_best),
+        float(neg_claim != neg_best),
+        min(hedges, 3) / 3.0,
+        1.0 if _NULL_FINDING.search(window_text) else 0.0,
+        1.0 if _NULL_FINDING.search(claim.lower()) else 0.0,
+        1.0 if _antonym(c.words, w.words) else 0.0,
+        names_cov,
+        math.log1p(len(c.stems)),
+        math.log1p(len(passage) / 1000.0),
+        1.0 if rule_status == "supported" else 0.0,
+        1.0 if rule_status == "partly_supported" else 0.0,
+        1.0 if rule_status == "contradicted" else 0.0,
+        wcov_best * long,
+        wcov_passage * long,
+        missing_max * long,
+    ]
+    return values, best

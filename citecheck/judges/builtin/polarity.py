@@ -1,0 +1,109 @@
+"""Polarity of the built-in judge: negation and modality of a segment ("may" / "may not",
+"must" / "need not", "includes" / "excludes")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.tokens import W, _Tok
+
+
+@dataclass(slots=True)
+class Polarity:
+    modal: str | None  # obligatory / permitted / prohibited / optional
+    parity: int  # 1 when the statement is negated (once, or an odd number of times)
+    signal: bool  # any negator, modal or negative concept word at all
+
+    def effective(self) -> int:
+        if self.modal is None:
+            return self.parity
+        return 1 if self.modal in ("prohibited", "optional") else 0
+
+
+def _polarity_compatible(a: Polarity, b: Polarity) -> bool:
+    if a.modal and b.modal:
+        return a.modal == b.modal or {a.modal, b.modal} == {"permitted", "optional"}
+    return a.effective() == b.effective()
+
+
+_STRONG_OBLIGATION = {"must", "shall", "nalezy", "wolno"}
+
+
+def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
+    negators = lx.NEGATORS[lang]
+    neg = 0
+    obligation = permission = prohibition = optional = prohibit_by_negation = False
+    signal = False
+    prev = ""
+    for k, tok in enumerate(toks):
+        if tok.kind != W:
+            prev = tok.text
+            continue
+        word = tok.text
+        if word in negators or word.endswith("n't"):
+            if not (word == "no" and k + 1 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}):
+                neg += 1
+                signal = True
+            if word in {"cannot", "can't", "mustn't"} or word.endswith("n't") and word[:-3] in {"can", "may", "must"}:
+                permission = permission or word != "mustn't"
+                obligation = obligation or word == "mustn't"
+        elif word in lx.PROHIBITION[lang]:
+            prohibition = signal = True
+        elif word in lx.OPTIONAL[lang]:
+            optional = signal = True
+        elif word in lx.NEGATIVE_CONCEPT[lang]:
+            neg += 1
+            signal = True
+        elif word in lx.OBLIGATION[lang]:
+            if word in {"need", "needs", "have", "has"}:
+                if k + 1 < len(toks) and toks[k + 1].text == "to":
+                    obligation = signal = True
+            else:
+                obligation = signal = True
+                # "must not" / "shall not" / "nie nalezy" forbid; "need not" / "nie musi" do not oblige
+                if word in _STRONG_OBLIGATION and k + 1 < len(toks) and toks[k + 1].text in negators:
+                    prohibit_by_negation = True
+                if lang == lx.PL and word in _STRONG_OBLIGATION and k >= 1 and toks[k - 1].text == "nie":
+                    prohibit_by_negation = True
+        elif word in ("have", "has") and k + 1 < len(toks) and toks[k + 1].text == "to":
+            obligation = signal = True
+        elif word in lx.PERMISSION[lang]:
+            permission = signal = True
+        elif lang == lx.PL and word.startswith("nie") and len(word) > 5 and word[3:] in lx.PERMISSION[lang]:
+            neg += 1
+            permission = signal = True
+        prev = word
+    del prev
+    parity = neg % 2
+    modal: str | None = None
+    if prohibit_by_negation and not permission and not prohibition:
+        modal = "prohibited" if parity == 1 else "obligatory"
+    elif prohibition:
+        modal = "prohibited" if parity == 0 else "permitted"
+    elif optional:
+        modal = "optional" if parity == 0 else "obligatory"
+    elif obligation:
+        modal = "obligatory" if parity == 0 else "optional"
+    elif permission:
+        modal = "permitted" if parity == 0 else "prohibited"
+    return Polarity(modal=modal, parity=parity, signal=signal)
+
+
+_POLARITY_WORDS = {
+    lang: frozenset().union(lx.NEGATORS[lang], lx.OBLIGATION[lang], lx.PERMISSION[lang], lx.PROHIBITION[lang],
+                            lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
+    for lang in (lx.EN, lx.PL)
+}
+
+
+def _is_polarity_word(word: str, lang: str) -> bool:
+    return word in _POLARITY_WORDS[lang] or word.endswith("n't")
+
+
+def _merge_polarity(polarities: Sequence[Polarity]) -> Polarity:
+    signalled = [p for p in polarities if p.signal]
+    if not signalled:
+        return polarities[0] if polarities else Polarity(None, 0, False)
+    return signalled[0]

@@ -1,0 +1,401 @@
+"""Quantities of the built-in judge: money, durations, mass, length, volume, percentages, clock
+times, dates and counts, with ranges, alternatives and bounds; and how two of them compare."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.tokens import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
+
+# --- quantities -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Quantity:
+    dim: str  # money, duration, mass, length, volume, percent, clock, date, count
+    unit: str  # EUR, day, workday, kg, count noun stem, "*" (free), ...
+    lo: float  # in the dimension's base unit (money: main currency unit)
+    hi: float
+    raw_lo: float  # as written, in ``unit``
+    raw_hi: float
+    start: int
+    end: int
+    tok_start: int
+    tok_end: int
+    bound: str | None = None
+    alts: tuple[float, ...] | None = None
+    date: tuple[int | None, int | None, frozenset[int] | None] | None = None
+    head: frozenset[str] = frozenset()
+    text: str = ""
+
+    def describe(self) -> str:
+        return self.text
+
+
+def _twelve_hour(hour: float, half: str) -> float:
+    if half == "pm" and hour < 12:
+        hour += 12
+    elif half == "am" and hour == 12:
+        hour = 0
+    return hour * 60
+
+
+def _is_year(value: float) -> bool:
+    return float(value).is_integer() and 1900 <= value <= 2100
+
+
+def _prev_word(toks: Sequence[_Tok], index: int) -> str:
+    return toks[index].text if 0 <= index < len(toks) else ""
+
+
+class _Extractor:
+    """Finds quantities in one token list (one sentence)."""
+
+    def __init__(self, toks: list[_Tok], lang: str, text: str, base: int) -> None:
+        self.toks = toks
+        self.lang = lang
+        self.text = text
+        self.base = base
+        self.used: set[int] = set()  # token indexes that are part of a quantity
+        self.quantities: list[Quantity] = []
+
+    def run(self) -> list[Quantity]:
+        toks = self.toks
+        i = 0
+        while i < len(toks):
+            if i in self.used:
+                i += 1
+                continue
+            tok = toks[i]
+            consumed = 0
+            if tok.kind == DATE:
+                consumed = self._add(i, i + 1, "date", "date", 0, 0, date=tok.date)
+            elif tok.kind == CLOCK:
+                consumed = self._clock(i)
+            elif tok.kind == NUM:
+                consumed = self._date_from_number(i) or self._number(i)
+            elif tok.kind == W and tok.text in lx.MONTHS:
+                consumed = self._date_from_month(i)
+            if not consumed and tok.kind == W:
+                consumed = self._free(i)
+            i += max(consumed, 1)
+        self.quantities.sort(key=lambda q: q.tok_start)
+        return self.quantities
+
+    # -- helpers
+    def _add(self, a: int, b: int, dim: str, unit: str, lo: float, hi: float, *, factor: float = 1.0,
+             date: tuple[int | None, int | None, frozenset[int] | None] | None = None,
+             alts: tuple[float, ...] | None = None, head: frozenset[str] = frozenset(),
+             bound_at: int | None = None) -> int:
+        bound = self._bound(bound_at if bound_at is not None else a)
+        start, end = self.toks[a].start, self.toks[b - 1].end
+        self.quantities.append(
+            Quantity(
+                dim=dim, unit=unit, lo=lo * factor, hi=hi * factor, raw_lo=lo, raw_hi=hi,
+                start=start, end=end, tok_start=a, tok_end=b, bound=bound, date=date,
+                alts=tuple(v * factor for v in alts) if alts else None, head=head,
+                text=self.text[start - self.base : end - self.base],
+            )
+        )
+        self.used.update(range(a, b))
+        return b - a
+
+    def _bound(self, at: int) -> str | None:
+        words = [self.toks[k].text for k in range(max(0, at - 3), at) if self.toks[k].kind in (W, NUM)]
+        for phrase, kind in lx.BOUND_PHRASES[self.lang]:
+            n = len(phrase)
+            if n <= len(words) and tuple(words[-n:]) == phrase:
+                return kind
+        return None
+
+    def _word(self, k: int) -> str:
+        return self.toks[k].text if 0 <= k < len(self.toks) and self.toks[k].kind in (W, SYM) else ""
+
+    def _clock(self, i: int) -> int:
+        toks = self.toks
+        lo = toks[i].value
+        j = i + 1
+        hi = lo
+        if j + 1 < len(toks) and toks[j].text in lx.RANGE_JOINERS and toks[j + 1].kind == CLOCK:
+            hi = toks[j + 1].value
+            j += 2
+        return self._add(i, j, "clock", "min", lo, hi)
+
+    def _date_from_number(self, i: int) -> int:
+        toks = self.toks
+        tok = toks[i]
+        if not tok.value.is_integer() or tok.is_word_number:
+            return 0
+        day = int(tok.value)
+        j = i + 1
+        days = {day}
+        if j < len(toks) and toks[j].kind == W and toks[j].text in {"st", "nd", "rd", "th"}:
+            j += 1
+        # "25 and 26 December", "24-26 grudnia"
+        if (
+            j + 1 < len(toks)
+            and toks[j].text in {"and", "i", "&", "-", "–", "to", ",", "oraz", "or", "lub"}
+            and toks[j + 1].kind == NUM
+            and toks[j + 1].value.is_integer()
+            and j + 2 < len(toks)
+            and toks[j + 2].kind == W
+            and toks[j + 2].text in lx.MONTHS
+        ):
+            days.add(int(toks[j + 1].value))
+            j += 2
+        if 1 <= day <= 31 and j < len(toks) and toks[j].kind == W and toks[j].text in lx.MONTHS:
+            month = lx.MONTHS[toks[j].text]
+            j += 1
+            year: int | None = None
+            if j < len(toks) and toks[j].kind == NUM and _is_year(toks[j].value):
+                year = int(toks[j].value)
+                j += 1
+            return self._add(i, j, "date", "date", 0, 0, date=(year, month, frozenset(days)))
+        if _is_year(tok.value) and not self._has_unit_after(i + 1) and not self._currency_before(i):
+            return self._add(i, i + 1, "date", "date", 0, 0, date=(int(tok.value), None, None))
+        return 0
+
+    def _date_from_month(self, i: int) -> int:
+        toks = self.toks
+        month = lx.MONTHS[toks[i].text]
+        j = i + 1
+        if j < len(toks) and toks[j].kind == NUM and toks[j].value.is_integer():
+            value = int(toks[j].value)
+            if _is_year(value):
+                return self._add(i, j + 1, "date", "date", 0, 0, date=(value, month, None))
+            if 1 <= value <= 31:
+                j += 1
+                if j < len(toks) and toks[j].text in {"st", "nd", "rd", "th"}:
+                    j += 1
+                if j < len(toks) and toks[j].text == ",":
+                    j += 1
+                year: int | None = None
+                if j < len(toks) and toks[j].kind == NUM and _is_year(toks[j].value):
+                    year = int(toks[j].value)
+                    j += 1
+                elif toks[j - 1].text == ",":
+                    j -= 1
+                return self._add(i, j, "date", "date", 0, 0, date=(year, month, frozenset({value})))
+        return 0
+
+    def _has_unit_after(self, j: int) -> bool:
+        word = self._word(j)
+        return bool(word) and (word in lx.UNITS or word in lx.CURRENCY_AFTER or word in lx.PERCENT_WORDS)
+
+    def _currency_before(self, i: int) -> tuple[str, float] | None:
+        word = self._word(i - 1)
+        return lx.CURRENCY_BEFORE.get(word) if word else None
+
+    def _free(self, i: int) -> int:
+        toks = self.toks
+        word = toks[i].text
+        for phrase in _FREE_BY_FIRST.get(word, ()):
+            n = len(phrase)
+            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
+                return self._add(i, i + n, "money", "*", 0, 0)
+        if word in lx.FREE_WORDS:
+            return self._add(i, i + 1, "money", "*", 0, 0)
+        return 0
+
+    def _number(self, i: int) -> int:
+        toks = self.toks
+        lo = toks[i].value
+        hi = lo
+        alts: tuple[float, ...] | None = None
+        j = i + 1
+        start = i
+        currency = self._currency_before(i)
+        if currency is not None:
+            start = i - 1
+        # Polish "do lat 3" (children up to 3 years): the unit comes before the number
+        if self.lang == lx.PL and i >= 1 and toks[i - 1].text == "lat":
+            return self._add(i - 1, j, "duration", "year", lo, hi, factor=lx.UNITS["lat"][2], bound_at=i - 1)
+        # a range: "3 to 5", "3-5", "od 3 do 5", "between 1 and 2", "2–3"
+        if j + 1 < len(toks) and toks[j + 1].kind == NUM and j not in self.used:
+            joiner = toks[j].text
+            opener = _prev_word(toks, start - 1)
+            is_range = joiner in {"to", "-", "–", "—", "do", "until", "till"} or (
+                joiner in {"and", "i", "a"} and opener in lx.RANGE_OPENERS
+            )
+            if is_range:
+                hi = toks[j + 1].value
+                j += 2
+                if hi < lo:
+                    lo, hi = hi, lo
+            elif joiner in {"or", "lub", "albo", "and", "i", "oraz", ","}:
+                values = [lo, toks[j + 1].value]
+                j += 2
+                while j + 1 < len(toks) and toks[j].text in {"or", "lub", "albo", "and", "i", ","} and toks[j + 1].kind == NUM:
+                    values.append(toks[j + 1].value)
+                    j += 2
+                alts = tuple(values)
+        elif j + 2 < len(toks) and currency and toks[j].text in {"-", "–", "to", "do"} and toks[j + 1].kind == SYM and toks[j + 2].kind == NUM:
+            hi = toks[j + 2].value  # "£5-£10"
+            j += 3
+        bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy"} and hi != lo else start
+        if currency is not None:
+            code, factor = currency
+            return self._add(start, j, "money", code, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
+        # unit after the number, maybe after a hyphen ("12-month") or "working" ("5 working days")
+        k = j
+        hyphen = k < len(toks) and toks[k].kind == SYM and toks[k].text in {"-", "–"}
+        if hyphen:
+            k += 1
+        word = toks[k].text if k < len(toks) and toks[k].kind in (W, SYM) else ""
+        working = False
+        if word in lx.WORKING_BEFORE and k + 1 < len(toks) and toks[k + 1].text in lx.UNITS:
+            working = True
+            k += 1
+            word = toks[k].text
+        elif word in lx.CALENDAR_WORDS and k + 1 < len(toks) and toks[k + 1].text in lx.UNITS:
+            k += 1
+            word = toks[k].text
+        if word in lx.CURRENCY_AFTER and not hyphen:
+            code, factor = lx.CURRENCY_AFTER[word]
+            return self._add(start, k + 1, "money", code, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
+        if word in lx.PERCENT_WORDS and not hyphen:
+            return self._add(start, k + 1, "percent", "%", lo, hi, alts=alts, bound_at=bound_at)
+        if word in {"am", "pm"} and not hyphen and lo <= 12:
+            lo_min = _twelve_hour(lo, word)
+            hi_min = _twelve_hour(hi, word)
+            end = k + 1
+            # "9 am to 5 pm"
+            if (
+                lo == hi and end + 2 < len(toks) and toks[end].text in {"to", "-", "–", "until", "till"}
+                and toks[end + 1].kind == NUM and toks[end + 2].text in {"am", "pm"}
+            ):
+                hi_min = _twelve_hour(toks[end + 1].value, toks[end + 2].text)
+                end += 3
+            return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
+        if word in lx.UNITS:
+            dim, unit, factor = lx.UNITS[word]
+            end = k + 1
+            if unit == "day" and end < len(toks) and toks[end].text in lx.WORKING_AFTER:
+                working = True
+                end += 1
+            if working and unit == "day":
+                unit = "workday"
+            head = self._head(end) if hyphen else frozenset()
+            if end < len(toks) and toks[end].text == "old" and unit == "year":
+                end += 1
+            return self._add(start, end, dim, unit, lo, hi, factor=factor, alts=alts, head=head, bound_at=bound_at)
+        if word and self.lang == lx.PL:
+            compound = _pl_compound_unit(word)
+            if compound and hyphen:
+                dim, unit, factor = lx.UNITS[_UNIT_WORD[compound]]
+                return self._add(start, k + 1, dim, unit, lo, hi, factor=factor, alts=alts, head=self._head(k + 1), bound_at=bound_at)
+        if _is_year(lo) and hi == lo and not alts:
+            return 0
+        noun = ""
+        if word and toks[k].kind == W and word not in lx.STOPWORDS[self.lang] and word not in lx.NEGATORS[self.lang]:
+            noun = _stem(word, self.lang)
+        elif toks[i].text in lx.TIMES_WORDS:
+            noun = "times"
+        end = k + 1 if (noun and hyphen) else j
+        head = self._head(k + 1) if (noun and hyphen) else frozenset()
+        return self._add(start, end, "count", noun, lo, hi, alts=alts, head=head, bound_at=bound_at)
+
+    def _head(self, k: int) -> frozenset[str]:
+        """Content words right after an attributive quantity ("180-day period" -> period)."""
+        out: list[str] = []
+        toks = self.toks
+        while k < len(toks) and len(out) < 1 and toks[k].kind == W:
+            word = toks[k].text
+            if word in lx.STOPWORDS[self.lang]:
+                break
+            out.append(_stem(word, self.lang))
+            k += 1
+        return frozenset(out)
+
+
+_FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
+    _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
+
+_UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
+
+
+@lru_cache(maxsize=8192)
+def _pl_compound_unit(word: str) -> str | None:
+    for stem, unit in lx.PL_COMPOUND_UNIT.items():
+        if word.startswith(stem):
+            return unit
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _pl_compound(word: str) -> tuple[float, str] | None:
+    """"dwuletniej" -> (2, year)."""
+    for prefix, value in lx.PL_COMPOUND_PREFIX.items():
+        if word.startswith(prefix):
+            unit = _pl_compound_unit(word[len(prefix) :])
+            if unit:
+                return value, unit
+    return None
+
+
+# --- comparing quantities --------------------------------------------------------------------
+
+MATCH, MISMATCH, WITHIN, INCOMPARABLE = "match", "mismatch", "within", "incomparable"
+
+
+def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:
+    if claim_q.dim != passage_q.dim:
+        return False
+    if claim_q.dim == "count":
+        return not claim_q.unit or not passage_q.unit or claim_q.unit == passage_q.unit
+    if claim_q.dim == "date":
+        a, b = claim_q.date, passage_q.date
+        if a is None or b is None:
+            return False
+        return any(x is not None and y is not None for x, y in zip(a, b, strict=True))
+    return True
+
+
+def _close(a: float, b: float, exact: bool) -> bool:
+    if exact:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return abs(a - b) <= 0.01 * max(abs(a), abs(b), 1e-9)
+
+
+def _compare(c: Quantity, p: Quantity) -> str:
+    if c.dim == "date":
+        assert c.date is not None and p.date is not None
+        (cy, cm, cd), (py, pm, pd) = c.date, p.date
+        if cy is not None and py is not None and cy != py:
+            return MISMATCH
+        if cm is not None and pm is not None and cm != pm:
+            return MISMATCH
+        if cd is not None and pd is not None and not cd <= pd:
+            return MISMATCH
+        if c.bound and p.bound and c.bound != p.bound:
+            return MISMATCH
+        return MATCH
+    if c.bound and p.bound and c.bound != p.bound:
+        return MISMATCH
+    if c.dim == "money":
+        if c.unit == "*" or p.unit == "*":
+            zero_c, zero_p = c.hi == 0, p.hi == 0
+            if zero_c and zero_p:
+                return MATCH
+            return MISMATCH
+        if c.unit != p.unit:
+            return MISMATCH  # another currency
+    exact = c.unit == p.unit
+    if c.dim == "duration" and {c.unit, p.unit} == {"day", "workday"}:
+        exact = True  # "5 days" vs "5 working days": the same count of days
+    elif c.dim == "duration" and "workday" in (c.unit, p.unit) and c.unit != p.unit:
+        return MISMATCH
+    if p.alts:
+        values = [c.lo] if not c.alts else list(c.alts)
+        return MATCH if all(any(_close(v, alt, exact) for alt in p.alts) for v in values) else MISMATCH
+    if c.alts:
+        return MISMATCH
+    if _close(c.lo, p.lo, exact) and _close(c.hi, p.hi, exact):
+        return MATCH
+    if c.lo == c.hi and p.lo < c.lo < p.hi:
+        return WITHIN
+    return MISMATCH

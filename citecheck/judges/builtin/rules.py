@@ -1,0 +1,201 @@
+"""The rules of the built-in judge: each fact of the claim (a quantity, or a statement without
+one) aligned to the passage segment that fits it best, and judged supported, contradicted or
+unstated there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
+from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
+from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
+from citecheck.judges.builtin.tokens import _GROUPS, _IMPLIED
+
+SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
+
+
+@dataclass(slots=True)
+class _Fact:
+    outcome: str
+    note: str
+    sentence: int | None = None
+
+
+def _contrast_conflict(claim_words: set[str], passage_words: set[str], lang: str,
+                       groups: Iterable[int] | None = None) -> bool:
+    all_groups = _GROUPS[lang]
+    indexes = range(len(all_groups)) if groups is None else groups
+    for index in indexes:
+        group = all_groups[index]
+        mine = claim_words & group
+        theirs = passage_words & group
+        if mine and theirs and not (mine & theirs):
+            return True
+    return False
+
+
+def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
+                    passage: _Analysis, lang: str) -> _Fact:
+    label = q.text.strip() or q.dim
+    candidates = [
+        (segment, p)
+        for segment in passage.segments
+        for p in segment.quantities
+        if _comparable(q, p)
+    ]
+    if not candidates:
+        return _Fact(UNSTATED, f"the passage states no {_DIM_NAMES.get(q.dim, q.dim)} to compare with '{label}'")
+    key = key - _IMPLIED[lang].get(q.dim, frozenset())
+    if not key:
+        return _Fact(UNSTATED, f"'{label}' is not tied to anything the passage names")
+    scored: list[tuple[float, float, float, Segment, Quantity]] = []
+    for segment, p in candidates:
+        ownish = segment.key
+        if _contrast_conflict(key, ownish, lang):
+            continue
+        m_own = len(key & segment.own)
+        m_inh = len((key & segment.inh) - segment.own)
+        if m_own + m_inh == 0:
+            continue  # the value's own words say nothing the claim says
+        m_ctx = len((key & segment.ctx) - ownish)
+        score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
+        if p.head and not (p.head & claim_words):
+            score -= 1.0
+        if q.head and not (q.head & (ownish | segment.ctx)):
+            score -= 1.0
+        # Coverage for a contradiction counts the value's own sentence only; for support the
+        # page's topic words (its first sentence) count too ("council tax" named once on top).
+        coverage = (m_own + m_inh + m_ctx) / len(key)
+        support_coverage = len(key & (ownish | segment.ctx | passage.topic)) / len(key)
+        scored.append((score, coverage, support_coverage, segment, p))
+    if not scored:
+        return _Fact(UNSTATED, f"the passage gives '{label}'-like values only for other cases")
+    top = max(item[0] for item in scored)
+    if top <= 0:
+        return _Fact(UNSTATED, f"no value in the passage belongs to what the claim says '{label}' is for")
+    tied = [item for item in scored if item[0] >= top - 0.05]
+    outcomes = [(_compare(q, p), coverage, support, segment, p) for _, coverage, support, segment, p in tied]
+    for outcome, _coverage, support, segment, p in outcomes:
+        if outcome == MATCH and support >= 0.999:
+            if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
+                return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
+                             segment.sentence)
+            return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
+    if any(outcome == MATCH for outcome, *_ in outcomes):
+        return _Fact(UNSTATED, f"'{label}' appears, but not for everything the claim ties it to")
+    best = max(outcomes, key=lambda item: item[1])
+    outcome, coverage, _support, segment, p = best
+    if outcome == MISMATCH and coverage >= 0.75:
+        return _Fact(CONTRADICTED, f"the passage gives '{p.text}' where the claim says '{label}'", segment.sentence)
+    if outcome == WITHIN:
+        return _Fact(UNSTATED, f"'{label}' lies inside the passage's '{p.text}' but is not stated")
+    return _Fact(UNSTATED, f"the passage does not state '{label}' for this")
+
+
+_DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weight", "length": "length",
+              "volume": "volume", "percent": "percentage", "clock": "time of day", "date": "date",
+              "count": "number"}
+
+
+def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
+    best: tuple[tuple[float, float, int], Segment] | None = None
+    for segment in passage.segments:
+        ownish = segment.key
+        own_cover = len(key & ownish) / len(key)
+        rank = (len(key & (ownish | passage.topic)) / len(key) if own_cover >= 0.5 else own_cover,
+                own_cover, -len(ownish - key))
+        if best is None or rank > best[0]:
+            best = (rank, segment)
+    if best is None:
+        return _Fact(UNSTATED, "the passage says nothing on this")
+    coverage, segment = best[0][0], best[1]
+    words = " ".join(sorted(key))
+    role_groups = lx.EXCLUSIVE_ROLE_GROUPS
+    if coverage >= 0.75 and _contrast_conflict(key, segment.key, lang, role_groups):
+        rest = key - set().union(*(_GROUPS[lang][g] for g in role_groups))
+        if rest and rest <= segment.key:
+            return _Fact(CONTRADICTED, "the passage names a different party for this", segment.sentence)
+    compatible = _polarity_compatible(pol, segment.polarity)
+    if coverage >= 0.999:
+        if compatible:
+            return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
+        return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
+    if coverage >= 0.75 and not compatible and (pol.signal or segment.polarity.signal):
+        return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
+    return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
+    if q.dim == "date":
+        return ("date", repr(q.date), 0.0, 0.0, q.bound or "")
+    unit = q.unit if q.dim in ("money", "count") else ""
+    return (q.dim, unit, round(q.lo, 6), round(q.hi, 6), q.bound or "")
+
+
+def _span(passage: str, page: _Analysis, facts: Sequence[_Fact]) -> tuple[str | None, int | None]:
+    indexes = sorted({f.sentence for f in facts if f.sentence is not None})
+    if not indexes:
+        return None, None
+    start = page.sentences[indexes[0]][0]
+    end = page.sentences[indexes[-1]][1]
+    return passage[start:end], start
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOutcome:
+    """What the rules alone say: a status, the notes behind it, and the span for a backed status."""
+
+    status: str
+    note: str
+    span: str | None = None
+    start: int | None = None
+    navigation: bool = False
+
+
+def judge_by_rules(claim: str, passage: str, lang: str) -> RuleOutcome:
+    """The rules of issue 6: every content word of a claim's segment must be in one passage segment;
+    quantities, dates, negation and modal flips and contrast groups decide; any contradicted part
+    makes the whole claim contradicted (never supported)."""
+    page = _analyse_passage(passage, lang)
+    if page.navigation:
+        return RuleOutcome("unsupported", "the passage is navigation or menu text only, not evidence", navigation=True)
+    stated = _analyse_claim(claim, lang)
+    claim_words = set(stated.all_words)
+    facts: list[_Fact] = []
+    for part in stated.parts:
+        segments = [stated.segments[k] for k in part]
+        part_key = set().union(*(s.own for s in segments)) if segments else set()
+        part_pol = _merge_polarity([s.polarity for s in segments])
+        quantities = [(s, q) for s in segments for q in s.quantities]
+        if quantities:
+            for segment, q in quantities:
+                # A claim segment with a subject of its own is judged by its own words;
+                # a gapped one ("... and the last on 1 May") by the words it inherits.
+                key = set(segment.own) if len(segment.own) >= 2 else segment.key
+                key = key or part_key or set(claim_words)
+                # "costs" belongs to the price, not to the duration in the same segment.
+                for other in segment.quantities:
+                    if other is not q:
+                        key -= _IMPLIED[lang].get(other.dim, frozenset())
+                facts.append(_judge_quantity(q, key, claim_words, part_pol, page, lang))
+        elif part_key:
+            facts.append(_judge_statement(part_key, part_pol, page, lang))
+    if not facts:
+        return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
+    contradicted = [f for f in facts if f.outcome == CONTRADICTED]
+    supported = [f for f in facts if f.outcome == SUPPORTED]
+    if contradicted:
+        status, chosen = "contradicted", contradicted
+    elif len(supported) == len(facts):
+        status, chosen = "supported", supported
+    elif supported:
+        status, chosen = "partly_supported", supported
+    else:
+        return RuleOutcome("unsupported", "; ".join(dict.fromkeys(f.note for f in facts)))
+    span, start = _span(passage, page, chosen)
+    notes = "; ".join(dict.fromkeys(f.note for f in (contradicted or facts)))
+    if span is None:
+        return RuleOutcome("unsupported", notes)
+    return RuleOutcome(status, notes, span, start)
