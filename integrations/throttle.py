@@ -48,10 +48,10 @@ def _fail_keys(subjects: list[str]) -> list[str]:
 def lockout_left(*, subjects: list[str]) -> int:
     """Seconds left of a lockout of any of `subjects` (an account, a client address), or 0."""
     limit = settings.CITECHECK_AUTH_FAILURES_MAX
+    keys = _fail_keys(subjects)
     try:
         conn = redis_connection()
-        for key in _fail_keys(subjects):
-            count = conn.get(key)
+        for key, count in zip(keys, conn.mget(keys), strict=True):  # one round trip on the hot path
             if count is not None and int(count) >= limit:
                 return max(1, int(conn.ttl(key)))
     except RedisError as exc:

@@ -4,6 +4,7 @@ attempts and the per-token rate limit are decided here; role permissions stay in
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
@@ -57,9 +58,32 @@ class ApiAuth(HttpBearer):
         wait = rate_take(subject=f"token:{found.pk}", limit=settings.CITECHECK_API_RATE_PER_MINUTE)
         if wait:
             raise throttled(wait, f"Rate limit of {settings.CITECHECK_API_RATE_PER_MINUTE} requests per minute for this token.")
-        request.user = found.integration.user
+        user = found.integration.user
+        _cached_permissions(user)
+        request.user = user
         request.api_token = found  # type: ignore[attr-defined]
         return found
+
+
+_PERMISSIONS: dict[tuple[Any, ...], tuple[float, set[str]]] = {}
+
+
+def _cached_permissions(user: Any) -> None:
+    """A service user's role permissions, kept per process for CITECHECK_API_PERM_CACHE_SECONDS
+    (a role change reaches its tokens within that time; revoking a token is immediate). Fills
+    Django's ModelBackend cache on the user object, so `has_perm` needs no query."""
+    ttl = settings.CITECHECK_API_PERM_CACHE_SECONDS
+    if ttl <= 0:
+        return
+    now = time.monotonic()
+    key = (user.pk, user.username, user.date_joined)
+    cached = _PERMISSIONS.get(key)
+    if cached is None or now - cached[0] > ttl:
+        cached = (now, set(user.get_all_permissions()))
+        if len(_PERMISSIONS) > 10000:
+            _PERMISSIONS.clear()
+        _PERMISSIONS[key] = cached
+    user._perm_cache = cached[1]
 
 
 def optional_identity(request: HttpRequest) -> Any:

@@ -78,3 +78,14 @@ def test_anonymous_check_citations_does_not_confirm_registered_urls(client, regi
     body = {"sources": ["Delivery takes 3 days."], "answer": f"Delivery takes 3 days [1]. See {registered}"}
     report = client.post("/api/v1/check-citations", data=json.dumps(body), content_type="application/json").json()
     assert report["unknown_urls"] == [registered], "an anonymous caller learns nothing about the registry"
+
+
+def test_a_role_change_reaches_the_token_within_the_permission_cache_time(api, registry, bot, settings):
+    from django.contrib.auth.models import Group
+
+    assert api.get("/passages").status_code == 200
+    bot.groups.clear()
+    settings.CITECHECK_API_PERM_CACHE_SECONDS = 0  # as if the cache time had passed
+    assert api.get("/passages").status_code == 403
+    bot.groups.add(Group.objects.get(name="Viewer"))
+    assert api.get("/passages").status_code == 200
