@@ -37,7 +37,7 @@ def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
 
 
 @router.post("/answers", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, **ERRORS},
-             summary="Send back a bot answer: stored, citation-checked at once, verified by the judges in the background")
+             summary="Send back a bot answer: stored, citation-checked at once, verified by the judges in the background — token scope: submit_answers")
 def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200)) -> Any:
     """202 with the answer's URL and the mechanical citation check. The judges' verification is
     queued: poll GET /answers/{id} or receive the `answer.verified` webhook. A blocked passage
@@ -86,7 +86,7 @@ def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
 
 
 @router.get("/answers/{answer_id}", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
-            summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps")
+            summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps — token scope: read_evidence or submit_answers")
 def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     from claims.models import Citation
     from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
@@ -121,7 +121,7 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
 
 
 @router.get("/answers/{answer_id}/trace", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
-            summary="The full trace of an answer: claims, citations, judgements, passage and page versions (as the desk's trace page)")
+            summary="The full trace of an answer: claims, citations, judgements, passage and page versions (as the desk's trace page) — token scope: read_evidence or submit_answers")
 def answer_trace_view(request: HttpRequest, answer_id: int) -> Any:
     if answer_id < 1 or answer_id > 2**63 - 1:
         raise InvalidInput("answer_id: not an id", field="answer_id")

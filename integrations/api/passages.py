@@ -32,7 +32,7 @@ class PassageQuery(Strict):
 
 @router.get(
     "/passages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
-    summary="Export the citable passages (full sync), or what changed since a cursor (incremental sync with tombstones)",
+    summary="Export the citable passages (full sync), or what changed since a cursor (incremental sync with tombstones) — token scope: read_evidence",
 )
 def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
     """Without `changed_since`: every active, unblocked passage version, page by page (follow

@@ -71,7 +71,7 @@ def _register(user: Any, row: SourceIn) -> Any:
                            owner=row.owner, priority=row.priority, risk_level=row.risk_level)
 
 
-@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source")
+@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
     permission_require(actor=request.user, perm="sources.add_source", action="source_register")
     with transaction.atomic():
@@ -80,7 +80,7 @@ def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
 
 
 @router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
-             summary="Register many sources; one result per row (rows that fail do not stop the others)")
+             summary="Register many sources; one result per row (rows that fail do not stop the others) — token scope: manage_sources")
 def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
     if len(payload.sources) > settings.CITECHECK_API_BULK_MAX:
         raise InvalidInput(f"sources: {len(payload.sources)} rows; the limit is {settings.CITECHECK_API_BULK_MAX}", field="sources")
@@ -100,7 +100,7 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
 
 
 @router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
-            summary="One source with its stages, versions and link history")
+            summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
     from sources.models import Source
 
@@ -111,7 +111,7 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
     return _source_json(source)
 
 
-@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now")
+@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     from sources.services import source_refetch
 
@@ -122,7 +122,7 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
 
 
 @router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
-             summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources)")
+             summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
     from sources.services import version_activate
 
@@ -141,7 +141,7 @@ def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any
 
 
 @router.post("/blocks", auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
-             summary="Block a source, a domain, a passage or (the passage of) a passage version at once")
+             summary="Block a source, a domain, a passage or (the passage of) a passage version at once — token scope: block")
 def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
     `domain` → domain, `passage` → passage_id (stable), `passage_version` → passage_version_id
@@ -165,7 +165,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     return Status(201, _block_json(switch, affected))
 
 
-@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks")
+@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
     from reviews.models import BlockSwitch
 
@@ -174,7 +174,7 @@ def blocks_list(request: HttpRequest) -> Any:
 
 
 @router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
-             summary="Lift a block (Approver role): the evidence comes back at once")
+             summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
     from reviews.services import block_lift
 
