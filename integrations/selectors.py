@@ -127,7 +127,10 @@ def feed_position_at(moment: datetime) -> int:
 
 def parse_changed_since(value: str) -> int:
     """A cursor given out by this API (`sync_cursor` / `next_cursor`), or an ISO 8601 time."""
-    moment = parse_datetime(value) if "T" in value or "-" in value[:5] else None
+    try:
+        moment = parse_datetime(value)
+    except ValueError as exc:
+        raise InvalidInput(f"changed_since: not a valid time ({exc})", field="changed_since") from exc
     if moment is not None:
         if moment.tzinfo is None:
             raise InvalidInput("changed_since: give the time with its UTC offset, e.g. 2026-01-01T00:00:00Z", field="changed_since")

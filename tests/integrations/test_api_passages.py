@@ -163,3 +163,28 @@ def test_export_passages_command_prints_the_same_objects(registry, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("type,passage_version_id,passage_id")
     assert "Express delivery takes 1 to 2 working days" in out
+
+
+def test_the_primary_only_switch_tombstones_supplementary_evidence(api, registry, approver):
+    from reviews.services import site_switch_set
+
+    cursor = api.get("/passages").json()["sync_cursor"]
+    site_switch_set(actor=approver, primary_only=True, reason="incident")
+    feed = api.get("/passages", changed_since=cursor).json()
+    supplementary = {pv.pk for pv in registry.pvs() if pv.passage.source.priority == "supplementary"}
+    assert {i["passage_version_id"] for i in feed["items"] if i["type"] == "tombstone" and i["reason"] == "primary_only"} == supplementary
+    assert supplementary.isdisjoint(i["passage_version_id"] for i in api.get("/passages").json()["items"])
+
+
+def test_changed_since_a_time(api, registry):
+    from django.utils import timezone
+
+    from reviews.services import block_apply
+
+    moment = timezone.now().isoformat()
+    pv = registry.pvs()[1]
+    block_apply(actor=None, target="passage", reason="wrong", passage_id=pv.passage_id)
+    items = api.get("/passages", changed_since=moment).json()["items"]
+    assert [(i["type"], i["passage_version_id"], i["reason"]) for i in items] == [("tombstone", pv.pk, "blocked")]
+    naive = api.get("/passages", changed_since="2026-01-01T00:00:00")
+    assert naive.status_code == 400 and error_of(naive)["field"] == "changed_since"

@@ -85,3 +85,12 @@ def test_incremental_sync_with_tombstones(client, editor, approver, run_jobs):
         # a time works as well as a cursor, and an empty feed keeps the cursor
         later = api.get("/passages", changed_since=feed["sync_cursor"]).json()
         assert later["items"] == [] and later["sync_cursor"] == feed["sync_cursor"]
+
+        # the page disappears: its evidence is suspended and every passage leaves the export
+        del site.pages["/delivery"]
+        source_refetch(actor=editor, source_id=source.pk)
+        run_jobs()
+        feed = api.get("/passages", changed_since=later["sync_cursor"]).json()
+        reasons = {i["passage_version_id"]: i["reason"] for i in feed["items"] if i["type"] == "tombstone"}
+        exported = {i["passage_version_id"] for i in api.get("/passages").json()["items"] if i["source_id"] == source.pk}
+        assert exported == set() and reasons and set(reasons.values()) == {"source_suspended"}
