@@ -109,3 +109,17 @@ def test_check_citations_registry_mode_hides_blocked_text(api, registry):
     assert report["registry"][0]["state"] == "blocked" and report["registry"][0]["link"] is None
     assert [c["result"] for c in report["citations"]] != ["exact"]
     assert "£4.95 and" not in str(report) and "working days" not in str(report)
+
+
+def test_imports_and_bulk_requests_are_bounded(api, editor, settings):
+    from citecheck.errors import InvalidInput
+    from sources.models import Source
+    from sources.services import sources_import
+
+    settings.CITECHECK_IMPORT_MAX_ROWS = 2
+    with pytest.raises(InvalidInput, match="limit is 2"):
+        sources_import(actor=editor, text="url\nhttps://a.example.com/1\nhttps://a.example.com/2\nhttps://a.example.com/3\n", fetch=False)
+    settings.CITECHECK_API_BULK_MAX = 2
+    response = api.post("/sources/bulk", {"sources": [{"url": f"https://a.example.com/{n}"} for n in range(3)]})
+    assert response.status_code == 400 and error_of(response)["field"] == "sources"
+    assert Source.objects.count() == 0
