@@ -37,7 +37,7 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, Protocol, TextIO
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -92,6 +92,18 @@ ATTENTION_STATES = frozenset(
 )
 
 
+class HostLimiter(Protocol):
+    """A limit shared beyond this process (e.g. across every worker, kept in Redis).
+
+    `acquire` waits for a slot to talk to `host` and returns a token (None: no slot could be had
+    within `max_wait` seconds); `release` gives it back. The checker holds a slot per request.
+    """
+
+    async def acquire(self, host: str, *, max_wait: float) -> object | None: ...
+
+    async def release(self, host: str, token: object) -> None: ...
+
+
 @dataclass(frozen=True)
 class LinkCheckConfig:
     """Limits of one checker. `timeout` is the total deadline of one URL (all hops and the body)."""
@@ -113,6 +125,8 @@ class LinkCheckConfig:
     # URL and to every redirect target before it is requested. Returns why a URL is refused, or
     # None. Build one from blocked domains with `blocked_domains_rule`.
     url_rule: Callable[[str], str | None] | None = None
+    # A fleet-wide per-host limit on top of this checker's own (`host_concurrency`, gaps).
+    shared_limiter: HostLimiter | None = field(default=None, compare=False)
 
 
 def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
@@ -584,17 +598,31 @@ class LinkChecker:
         # redirect to the same URL" is a common gate, not a loop.
         visited = {(str(current), "")}
         while True:
-            gate = self._gate((current.host or "").rstrip("."))
-            # Host slot first, global slot second, both released after the hop: a check never
-            # holds a global slot while waiting for a host, so limits cannot deadlock.
+            host = (current.host or "").rstrip(".")
+            gate = self._gate(host)
+            # Host slot first (this checker's, then the fleet's), global slot last, all released
+            # after the hop: a check never holds a global slot while waiting for a host, so
+            # limits cannot deadlock.
             async with gate.semaphore:
                 if gate.gap > 0:
                     await gate.wait_gap()
-                async with self._global:
-                    if attempt.started is None:
-                        attempt.started = time.monotonic()
-                        deadline.reschedule(asyncio.get_running_loop().time() + config.timeout)
-                    outcome = await self._hop(current, attempt)
+                shared = config.shared_limiter
+                token = None
+                if shared is not None:
+                    token = await shared.acquire(host, max_wait=config.timeout * 3)
+                    if token is None:
+                        return attempt.result(
+                            LinkState.TIMEOUT, f"no free connection slot for {host} within {config.timeout * 3:g} s (per-host limit)"
+                        )
+                try:
+                    async with self._global:
+                        if attempt.started is None:
+                            attempt.started = time.monotonic()
+                            deadline.reschedule(asyncio.get_running_loop().time() + config.timeout)
+                        outcome = await self._hop(current, attempt)
+                finally:
+                    if shared is not None:
+                        await shared.release(host, token)
             if isinstance(outcome, LinkCheckResult):
                 return outcome
             if isinstance(outcome, _Final):

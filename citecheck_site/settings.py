@@ -79,6 +79,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "citecheck_site.security_headers.SecurityHeadersMiddleware",
+    "citecheck_site.dbdown.DatabaseUnavailableMiddleware",
     "integrations.api.errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -112,6 +113,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'citecheck.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A connection the database dropped is noticed before a request uses it, not by a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -193,9 +196,25 @@ RQ_QUEUES = {
     name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": timeout} for name, timeout in RQ_QUEUE_TIMEOUTS.items()
 }
 RQ_SHOW_ADMIN_LINK = True
+# Enqueueing from a request never waits longer than this for Redis (seconds); the outbox relay
+# sends what did not get through.
+CITECHECK_REDIS_SEND_TIMEOUT = env_float("CITECHECK_REDIS_SEND_TIMEOUT", 0.5)
+# RQ heartbeat interval of a running job; a job whose worker died is noticed this + 60 s later.
+CITECHECK_JOB_MONITORING_INTERVAL = env_int("CITECHECK_JOB_MONITORING_INTERVAL", 30)
+CITECHECK_HEARTBEAT_GRACE = env_int("CITECHECK_HEARTBEAT_GRACE", 60)
+# How long a claimed due check keeps the source off the scheduler's list if the fetch never ends.
+# A queued job Redis no longer has (it restarted empty) is sent again after this many seconds.
+CITECHECK_LOST_AFTER_SECONDS = env_int("CITECHECK_LOST_AFTER_SECONDS", 5)
+# Work whose worker died this many times (e.g. out of memory) is failed with that reason.
+CITECHECK_WORK_MAX_DEATHS = env_int("CITECHECK_WORK_MAX_DEATHS", 3)
+# A job that lost its database connection tries this many times (1 s apart) to put itself back.
+CITECHECK_DB_RECONNECT_TRIES = env_int("CITECHECK_DB_RECONNECT_TRIES", 10)
+CITECHECK_SCHEDULE_LEASE_SECONDS = env_int("CITECHECK_SCHEDULE_LEASE_SECONDS", 900)
 
 # --- Fetching and link health ---
 CITECHECK_FETCH_ALLOW_NETWORKS = env_list("CITECHECK_FETCH_ALLOW_NETWORKS")
+# The per-host limit holds for the whole fleet (a semaphore in Redis), not per worker process.
+CITECHECK_FETCH_SHARED_LIMIT = env_bool("CITECHECK_FETCH_SHARED_LIMIT", True)
 CITECHECK_FETCH_ALLOWED_PORTS = [int(p) for p in env_list("CITECHECK_FETCH_ALLOWED_PORTS", "80,443")]
 CITECHECK_FETCH_MAX_BYTES = env_int("CITECHECK_FETCH_MAX_BYTES", 10 * 1024 * 1024)
 CITECHECK_FETCH_TIMEOUT = env_float("CITECHECK_FETCH_TIMEOUT", 20.0)

@@ -17,3 +17,6 @@ urlpatterns = [
     path("admin/login/", admin_login, name="admin-login-throttled"),
     path("admin/", admin.site.urls),
 ]
+
+# A lost database connection answers 503 (JSON under /api/), never 500: citecheck_site/dbdown.py.
+handler500 = "citecheck_site.dbdown.server_error"

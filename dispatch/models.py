@@ -31,6 +31,7 @@ class WorkRequest(models.Model):
     status = models.CharField(max_length=10, choices=WorkStatus.choices, default=WorkStatus.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     send_attempts = models.PositiveIntegerField(default=0)
+    deaths = models.PositiveIntegerField(default=0, help_text="Runs whose worker died (killed, out of memory).")
     progress = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     message = models.TextField(blank=True)
@@ -38,6 +39,10 @@ class WorkRequest(models.Model):
     not_before = models.DateTimeField(null=True, blank=True, help_text="Retry / backoff: do not run before this.")
     created_at = models.DateTimeField(auto_now_add=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
+    last_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the last send to Redis was attempted (the relay waits from here)."
+    )
+    send_error = models.CharField(max_length=500, blank=True, help_text="Why the last send to Redis failed.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import contextvars
 import importlib
 import logging
+import time
 import traceback
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from redis.exceptions import RedisError
@@ -83,59 +84,206 @@ def work_request(
     return row
 
 
-def work_send(*, work_request_id: int) -> bool:
-    """Enqueue one pending row on RQ. Returns False (row stays pending) when Redis is away."""
-    row = WorkRequest.objects.filter(pk=work_request_id).first()
-    if row is None or row.status != WorkStatus.PENDING:
+def work_request_many(*, job: str, queue: str, items: list[tuple[dict[str, Any], str]]) -> list[WorkRequest]:
+    """Ask for many keyed pieces of work at once (`items` = [(kwargs, dedupe_key)]); returns the
+    rows created. Keys that already have unfinished work are skipped, as `work_request` does."""
+    resolve_job(job)
+    if queue not in settings.RQ_QUEUES:
+        raise ValueError(f"unknown queue {queue!r}")
+    busy = set(
+        WorkRequest.objects.filter(dedupe_key__in=[key for _, key in items], status__in=UNFINISHED).values_list("dedupe_key", flat=True)
+    )
+    fresh = [WorkRequest(job=job, kwargs=kwargs, queue=queue, dedupe_key=key) for kwargs, key in items if key not in busy]
+    try:
+        with transaction.atomic():
+            created = WorkRequest.objects.bulk_create(fresh)
+    except IntegrityError:
+        # Someone asked for one of them at the same moment: one by one, skipping theirs.
+        created = []
+        for row in fresh:
+            before = WorkRequest.objects.filter(dedupe_key=row.dedupe_key, status__in=UNFINISHED).exists()
+            if not before:
+                created.append(work_request(job=job, kwargs=row.kwargs, queue=queue, dedupe_key=row.dedupe_key))
+        return created
+    ids = [row.pk for row in created]
+    transaction.on_commit(lambda: _send_all(ids), robust=True)
+    return created
+
+
+def _send_all(ids: list[int]) -> None:
+    for pk in ids:
+        if not work_send(work_request_id=pk):
+            # Redis is away or slow: do not wait on it once per row; the relay sends the rest.
+            row = WorkRequest.objects.filter(pk=pk).values_list("send_error", flat=True).first()
+            if row:
+                return
+
+
+def work_send(*, work_request_id: int, resend_after: float | None = None) -> bool:
+    """Enqueue one pending row on RQ. Returns False (row stays pending) when Redis is away.
+
+    The send is claimed first with a conditional UPDATE of `last_sent_at`: the post-commit send
+    (`resend_after=None`) only takes a row that was never sent, the relay only a row whose last
+    send attempt is older than `resend_after` seconds, so the two never send the same row twice.
+    """
+    now = timezone.now()
+    claim = Q(last_sent_at__isnull=True)
+    if resend_after is not None:
+        claim |= Q(last_sent_at__lte=now - timedelta(seconds=resend_after))
+    claimed = WorkRequest.objects.filter(claim, pk=work_request_id, status=WorkStatus.PENDING).update(
+        last_sent_at=now, send_attempts=F("send_attempts") + 1
+    )
+    if not claimed:
         return False
-    WorkRequest.objects.filter(pk=row.pk).update(send_attempts=F("send_attempts") + 1)
+    row = WorkRequest.objects.get(pk=work_request_id)
     try:
         queues.enqueue(queue=row.queue, job_id=row.rq_job_id, func=RUN_FUNC, args=(row.pk,))
     except RedisError as exc:
-        logger.warning("outbox.send_failed", extra={"work_request_id": row.pk, "error": str(exc)})
+        reason = f"{type(exc).__name__}: {exc}"[:500]
+        WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.PENDING).update(send_error=reason)
+        logger.warning("outbox.send_failed", extra={"work_request_id": row.pk, "error": reason})
         return False
     # Conditional: the worker may already have claimed the row.
     WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.PENDING).update(
-        status=WorkStatus.QUEUED, enqueued_at=timezone.now()
+        status=WorkStatus.QUEUED, enqueued_at=timezone.now(), send_error=""
     )
     return True
 
 
-def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500) -> int:
+def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: bool = True) -> int:
     """Send pending rows that are due and were not taken by Redis; recover lost or stuck work.
 
-    Returns how many rows were sent.
+    A row is due when it was never sent and is older than `min_age_seconds` (the post-commit send
+    has had its chance), when its retry time has come, or when its last send attempt is older
+    than `min_age_seconds`. Returns how many rows were sent.
     """
     now = timezone.now()
     sent = 0
+    overdue = now - timedelta(seconds=min_age_seconds)
     due = WorkRequest.objects.filter(status=WorkStatus.PENDING).filter(
-        Q(not_before__isnull=True, created_at__lte=now - timedelta(seconds=min_age_seconds))
-        | Q(not_before__lte=now)
+        Q(not_before__isnull=True) | Q(not_before__lte=now)
+    ).filter(
+        Q(last_sent_at__isnull=True, created_at__lte=overdue)
+        | Q(last_sent_at__isnull=True, not_before__isnull=False)
+        | Q(last_sent_at__lte=overdue)
     )
     for pk in due.order_by("id").values_list("pk", flat=True)[:limit]:
-        sent += work_send(work_request_id=pk)
-    _recover_lost(now=now)
+        sent += work_send(work_request_id=pk, resend_after=min_age_seconds)
+    if recover:
+        work_recover(now=now)
     return sent
 
 
-def _recover_lost(*, now: datetime) -> None:
-    """Queued rows whose RQ job vanished (Redis restarted empty) and running rows past their
-    queue's timeout (the worker died) go back to pending, to be sent again."""
-    for row in WorkRequest.objects.filter(status=WorkStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=30))[:200]:
+def _back_to_pending(row_id: int, *, status: str, message: str, died: bool) -> int:
+    return WorkRequest.objects.filter(pk=row_id, status=status).update(
+        status=WorkStatus.PENDING, last_sent_at=None, not_before=None, message=message[:500],
+        deaths=F("deaths") + (1 if died else 0),
+    )
+
+
+def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Send back to pending the work RQ lost or whose worker died, and return how many.
+
+    - a queued row whose RQ job vanished (Redis restarted empty) or ended without running it;
+    - a running row whose RQ job RQ marked failed or stopped: its worker died (heartbeat expiry,
+      AbandonedJobError, noticed here rather than at RQ's 10-minute maintenance), or the job
+      could not even record its outcome because the database was away;
+    - a running row past its queue's timeout + 60 s whose job Redis no longer knows.
+    The RQ job is deleted first (with its failed-registry entry), so the id can be sent again.
+    Work that died `CITECHECK_WORK_MAX_DEATHS` times is failed with that reason instead.
+    """
+    now = now or timezone.now()
+    try:
+        queues.notice_abandoned()
+        rows = list(
+            WorkRequest.objects.filter(
+                Q(status=WorkStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=settings.CITECHECK_LOST_AFTER_SECONDS)) | Q(status=WorkStatus.RUNNING)
+            ).order_by("id").values_list("pk", "status", "queue", "started_at", "deaths")[:limit]
+        )
+        states = queues.job_states(f"work-{pk}" for pk, *_ in rows)
+    except RedisError as exc:
+        logger.warning("work.recover_redis_unavailable", extra={"error": str(exc)})
+        return 0
+    recovered = 0
+    for pk, status, queue_name, started_at, deaths in rows:
+        state = states.get(f"work-{pk}")
+        if status == WorkStatus.QUEUED:
+            lost = state is None or state in queues.ENDED_BADLY
+            why = "recovered: the job queue lost it" if state is None else f"recovered: its job {state} before it ran"
+        else:
+            timeout = settings.RQ_QUEUE_TIMEOUTS.get(queue_name, 600)
+            overdue = started_at is not None and started_at <= now - timedelta(seconds=timeout + 60)
+            lost = state in queues.ENDED_BADLY or (state is None and overdue)
+            why = "recovered after the worker stopped"
+        if not lost:
+            continue
+        if state is not None:
+            try:
+                queues.job_discard(job_id=f"work-{pk}")
+            except RedisError:
+                return recovered
+        if status == WorkStatus.RUNNING and deaths + 1 >= settings.CITECHECK_WORK_MAX_DEATHS:
+            done = WorkRequest.objects.filter(pk=pk, status=status).update(
+                status=WorkStatus.FAILED, finished_at=now, deaths=F("deaths") + 1,
+                error=f"the worker died {deaths + 1} times running this (out of memory or killed); not retried",
+            )
+            if done:
+                _on_gave_up(pk)
+            continue
+        recovered += _back_to_pending(pk, status=status, message=why, died=status == WorkStatus.RUNNING)
+    if recovered:
+        logger.info("work.recovered", extra={"count": recovered})
+    return recovered
+
+
+def _on_gave_up(pk: int) -> None:
+    """Tell the job's owner that its work was given up (a recorded error on the object)."""
+    row = WorkRequest.objects.get(pk=pk)
+    hook = getattr(importlib.import_module(f"{row.job.partition('.')[0]}.jobs"), "on_gave_up", None)
+    if hook is not None:
+        hook(job=row.job, kwargs=row.kwargs, error=row.error)
+
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+
+def _database_lost(work_request_id: int, exc: BaseException) -> bool:
+    """The job lost its database connection: put the row back to pending with a short backoff.
+
+    Reconnects a bounded number of times; returns False if the database stayed away (the RQ job
+    then fails and `work_recover` sends the row again once the database is back)."""
+    reason = f"database connection lost ({type(exc).__name__}: {str(exc).strip()[:200]}); retrying"
+    for _ in range(settings.CITECHECK_DB_RECONNECT_TRIES):
+        connection.close()
         try:
-            lost = not queues.job_exists(queue=row.queue, job_id=row.rq_job_id)
-        except RedisError:
-            return
-        if lost:
-            WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.QUEUED).update(status=WorkStatus.PENDING)
-    for name, timeout in settings.RQ_QUEUE_TIMEOUTS.items():
-        WorkRequest.objects.filter(
-            status=WorkStatus.RUNNING, queue=name, started_at__lte=now - timedelta(seconds=timeout + 60)
-        ).update(status=WorkStatus.PENDING, message="recovered after the worker stopped")
+            row = WorkRequest.objects.filter(pk=work_request_id).values_list("attempts", flat=True).first() or 1
+            delay = min(300.0, 5.0 * 2 ** max(0, row - 1))
+            WorkRequest.objects.filter(pk=work_request_id, status__in=UNFINISHED).update(
+                status=WorkStatus.PENDING, last_sent_at=None,
+                not_before=timezone.now() + timedelta(seconds=delay), message=reason[:500],
+            )
+            logger.warning("work.database_lost", extra={"work_request_id": work_request_id, "delay": delay})
+            return True
+        except DATABASE_ERRORS:
+            time.sleep(1.0)
+    connection.close()
+    return False
 
 
 def work_run(*, work_request_id: int) -> str:
-    """Run one request: claim it, call its job, record the outcome. Safe to deliver twice."""
+    """Run one request: claim it, call its job, record the outcome. Safe to deliver twice.
+
+    A lost database connection (OperationalError, InterfaceError) is never a failure of the
+    work: the row goes back to pending and runs again when the database answers."""
+    try:
+        return _work_run(work_request_id)
+    except DATABASE_ERRORS as exc:
+        if _database_lost(work_request_id, exc):
+            return "retry"
+        raise
+
+
+def _work_run(work_request_id: int) -> str:
     now = timezone.now()
     claimed = WorkRequest.objects.filter(
         pk=work_request_id, status__in=(WorkStatus.PENDING, WorkStatus.QUEUED)
@@ -144,20 +292,25 @@ def work_run(*, work_request_id: int) -> str:
         logger.info("work.skip", extra={"work_request_id": work_request_id})
         return "skipped"
     row = WorkRequest.objects.get(pk=work_request_id)
-    func = resolve_job(row.job)
+    # Outcomes are written only while the row is still this run's: a run presumed dead and
+    # recovered must not overwrite the outcome of the run that replaced it.
+    mine = WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.RUNNING, attempts=row.attempts)
     token = _current_request.set(row.pk)
     try:
-        func(**row.kwargs)
+        resolve_job(row.job)(**row.kwargs)
     except RetryLater as retry:
-        WorkRequest.objects.filter(pk=row.pk).update(
+        mine.update(
             status=WorkStatus.PENDING,
+            last_sent_at=None,
             not_before=timezone.now() + timedelta(seconds=retry.delay),
             message=str(retry),
         )
         logger.info("work.retry_later", extra={"work_request_id": row.pk, "delay": retry.delay})
         return "retry"
+    except DATABASE_ERRORS:
+        raise
     except Exception as exc:
-        WorkRequest.objects.filter(pk=row.pk).update(
+        mine.update(
             status=WorkStatus.FAILED,
             finished_at=timezone.now(),
             error="".join(traceback.format_exception_only(exc)).strip()[:4000],
@@ -166,7 +319,7 @@ def work_run(*, work_request_id: int) -> str:
         raise
     finally:
         _current_request.reset(token)
-    WorkRequest.objects.filter(pk=row.pk).update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
+    mine.update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
     return "done"
 
 

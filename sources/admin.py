@@ -17,6 +17,7 @@ from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
+from dispatch.selectors import DELAYED_MESSAGE, work_status
 from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
     ChangeKind,
@@ -136,7 +137,11 @@ class SourceAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
-                messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
+                status = work_status(source)
+                if status is not None and status["state"] == "delayed":
+                    messages.warning(request, status["message"])
+                else:
+                    messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
                 return redirect("admin:sources_source_change", source.pk)
         return self._form_page(request, form, "Register a source")
 
@@ -169,6 +174,8 @@ class SourceAdmin(admin.ModelAdmin):
     @admin.action(description="Fetch now")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk})
+        if any((work_status(source) or {}).get("state") == "delayed" for source in queryset[:50]):
+            messages.warning(request, DELAYED_MESSAGE)
 
 
 class MemberInline(admin.TabularInline):

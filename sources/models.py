@@ -131,6 +131,9 @@ class DomainPolicy(models.Model):
     )
     respect_robots = models.BooleanField(default=False)
     min_request_gap_ms = models.PositiveIntegerField(default=0)
+    max_concurrent_requests = models.PositiveIntegerField(
+        default=0, help_text="At most this many requests to the whole domain at once, across every worker (0: only the per-host limit)."
+    )
     notes = models.TextField(blank=True)
 
     class Meta:

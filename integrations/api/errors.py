@@ -88,6 +88,10 @@ class ApiErrorMiddleware:
             return None
         if isinstance(exception, RequestDataTooBig):
             return too_large()
+        from citecheck_site.dbdown import DATABASE_ERRORS
+
+        if isinstance(exception, DATABASE_ERRORS):
+            return None  # DatabaseUnavailableMiddleware answers 503
         logger.exception("api.error", extra={"path": request.path})
         return error_response(500, "server_error", "Something went wrong on our side; it was logged.")
 

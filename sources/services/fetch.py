@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, NotFound
@@ -32,7 +33,9 @@ from citecheck.linkcheck import (
 )
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
-from dispatch.services import work_request
+from dispatch.limiter import RedisHostLimiter
+from dispatch.queues import limiter_connection
+from dispatch.services import work_request, work_request_many
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
@@ -60,18 +63,29 @@ logger = logging.getLogger(__name__)
 def link_config(*, keep_body: bool, domains: Iterable[str] = (), **overrides: Any) -> LinkCheckConfig:
     """The checker configuration from settings, with per-domain request gaps from DomainPolicy
     and its blocked domains, which the checker refuses on every hop as it refuses private
-    addresses (so a redirect cannot lead a fetch onto a blocked domain)."""
+    addresses (so a redirect cannot lead a fetch onto a blocked domain), and the fleet-wide
+    per-host (and per-domain) limiter in Redis."""
     config = config_from_settings(settings, keep_body=keep_body, **overrides)
-    gaps = {
-        p.domain: p.min_request_gap_ms / 1000
-        for p in DomainPolicy.objects.filter(domain__in=set(domains), min_request_gap_ms__gt=0)
-    }
-    blocked = dict(DomainPolicy.objects.filter(is_blocked=True).values_list("domain", "blocked_reason"))
+    gaps: dict[str, float] = {}
+    domain_limits: dict[str, int] = {}
+    for policy in DomainPolicy.objects.filter(domain__in=set(domains)).filter(
+        Q(min_request_gap_ms__gt=0) | Q(max_concurrent_requests__gt=0)
+    ):
+        if policy.min_request_gap_ms:
+            gaps[policy.domain] = policy.min_request_gap_ms / 1000
+        if policy.max_concurrent_requests:
+            domain_limits[policy.domain] = policy.max_concurrent_requests
     changes: dict[str, Any] = {}
     if gaps:
         changes["host_gaps"] = gaps
+    blocked = dict(DomainPolicy.objects.filter(is_blocked=True).values_list("domain", "blocked_reason"))
     if blocked:
         changes["url_rule"] = blocked_domains_rule(blocked)
+    if settings.CITECHECK_FETCH_SHARED_LIMIT:
+        changes["shared_limiter"] = RedisHostLimiter(
+            limiter_connection(), host_limit=config.host_concurrency, domain_limits=domain_limits,
+            domain_gaps=gaps, ttl=config.timeout * 2 + 30,
+        )
     return replace(config, **changes) if changes else config
 
 
@@ -323,18 +337,30 @@ def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reaso
 
 
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
-    """Queue a fetch for every source whose next check is due (never twice: keyed by source)."""
+    """Queue a fetch for every source whose check is due, and return how many were queued.
+
+    Due: `next_check_at` has passed, or the source was never scheduled (NULL: never fetched).
+    The due rows are claimed under `select_for_update(skip_locked=True)` and their
+    `next_check_at` moved by a lease in the same transaction, so schedulers running at once
+    never take the same source, and a fetch that never completes (worker or database lost)
+    makes the source due again when the lease ends. A completed fetch sets the real next check.
+    Sources that already have an unfinished fetch request are claimed but not counted.
+    """
     now = now or timezone.now()
-    due = (
-        Source.objects.filter(is_blocked=False)
-        .exclude(evidence_status=EvidenceStatus.DEAD)
-        .filter(next_check_at__lte=now)
-        .order_by("next_check_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    count = 0
+    lease = now + timedelta(seconds=settings.CITECHECK_SCHEDULE_LEASE_SECONDS)
     with transaction.atomic():
-        for source in Source.objects.filter(pk__in=list(due)):
-            fetch_request(source=source)
-            count += 1
-    return count
+        due = (
+            Source.objects.filter(is_blocked=False)
+            .exclude(evidence_status=EvidenceStatus.DEAD)
+            .filter(Q(next_check_at__lte=now) | Q(next_check_at__isnull=True))
+            .order_by(F("next_check_at").asc(nulls_first=True), "pk")
+        )
+        ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit])
+        if not ids:
+            return 0
+        Source.objects.filter(pk__in=ids).update(next_check_at=lease)
+        created = work_request_many(
+            job="sources.fetch_source", queue="fetch", items=[({"source_id": pk}, f"fetch:{pk}") for pk in ids]
+        )
+    logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
+    return len(created)

@@ -10,7 +10,7 @@ from django.db import close_old_connections
 from redis.exceptions import RedisError
 
 from dispatch.queues import QUEUE_NAMES, make_worker
-from dispatch.services import outbox_relay
+from dispatch.services import DATABASE_ERRORS, outbox_relay
 
 logger = logging.getLogger(__name__)
 
@@ -22,10 +22,14 @@ def scheduler_loop(interval: float, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             close_old_connections()
-            source_schedule_due_checks()
-            outbox_relay()
+            queued = source_schedule_due_checks()
+            sent = outbox_relay()
+            if queued or sent:
+                logger.info("scheduler.tick", extra={"queued_due_checks": queued, "sent": sent})
         except RedisError as exc:
             logger.warning("scheduler.redis_unavailable", extra={"error": str(exc)})
+        except DATABASE_ERRORS as exc:
+            logger.warning("scheduler.database_unavailable", extra={"error": str(exc)})
         except Exception:
             logger.exception("scheduler.failed")
         finally:
