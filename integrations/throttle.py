@@ -1,21 +1,44 @@
 """Rate limits and failed-authentication lockouts, counted in Redis (shared by every web process).
 
 Fixed windows: a key per (subject, window) incremented with INCR and expiring with the window.
-When Redis is away the limits are not enforced (logged): the API keeps serving.
+When Redis is away or hangs the limits are not enforced (logged) and, for a few seconds, not even
+tried: the API keeps serving without waiting for Redis on every request.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from functools import lru_cache
 
+import redis
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from dispatch.queues import redis_connection
-
 logger = logging.getLogger(__name__)
 PREFIX = "citecheck:throttle:"
+REDIS_TIMEOUT = 0.25  # seconds: throttling must never make a request wait for a sick Redis
+PAUSE_AFTER_FAILURE = 5.0
+_paused_until = 0.0
+
+
+@lru_cache(maxsize=4)
+def _connection(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT, retry_on_timeout=False)
+
+
+def redis_connection() -> redis.Redis:
+    """The throttle's own connection (short timeouts), or RedisError while paused after a failure."""
+    if time.monotonic() < _paused_until:
+        raise RedisError("throttling paused after a Redis failure")
+    return _connection(settings.REDIS_URL)
+
+
+def _failed(exc: RedisError) -> None:
+    global _paused_until
+    if time.monotonic() >= _paused_until:
+        logger.warning("throttle.redis_unavailable: %s", exc)
+    _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
 
 
 def _window(seconds: int) -> tuple[int, int]:
@@ -36,7 +59,7 @@ def rate_take(*, subject: str, limit: int, window_seconds: int = 60) -> int:
         pipe.expire(key, window_seconds + 5)
         count = int(pipe.execute()[0])
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable: %s", exc)
+        _failed(exc)
         return 0
     return 0 if count <= limit else max(1, left)
 
@@ -55,7 +78,7 @@ def lockout_left(*, subjects: list[str]) -> int:
             if count is not None and int(count) >= limit:
                 return max(1, int(conn.ttl(key)))
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable: %s", exc)
+        _failed(exc)
     return 0
 
 
@@ -75,7 +98,7 @@ def failure_record(*, subjects: list[str]) -> list[str]:
                 conn.expire(key, window)  # the lockout lasts a full window from now
                 locked.append(subject)
     except RedisError as exc:
-        logger.warning("throttle.redis_unavailable: %s", exc)
+        _failed(exc)
     return locked
 
 

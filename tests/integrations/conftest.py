@@ -16,7 +16,11 @@ ALL_SCOPES = ["read_evidence", "submit_answers", "manage_sources", "block"]
 
 @pytest.fixture(autouse=True)
 def _clean_throttles(redis_conn: Any) -> None:
-    """Every test starts with no rate-limit or lockout counters (the fixture empties Redis)."""
+    """Every test starts with no rate-limit or lockout counters (the fixture empties Redis) and
+    throttling not paused by an earlier test's Redis failure."""
+    from integrations import throttle
+
+    throttle._paused_until = 0.0
 
 
 def service_user(name: str, *groups: str) -> User:
