@@ -57,7 +57,7 @@ class GuardedQueueAdmin(QueueAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may_manage_queues(request)
 
-    def get_urls(self) -> list[URLResolver | URLPattern]:
+    def get_urls(self) -> list[URLResolver | URLPattern]:  # type: ignore[override]
         from django_rq.urls import get_api_urlpatterns
 
         api_names = {p.name for p in get_api_urlpatterns(name_prefix="django_rq_")}
