@@ -6,6 +6,7 @@ Nothing heavy happens at import time; the embedded Redis for local use is starte
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -72,7 +73,6 @@ INSTALLED_APPS = [
     "claims",
     "reviews",
     "integrations",
-    "ninja",
     "citecheck_site",  # template tags shared by every page (outside_links)
 ]
 
@@ -92,10 +92,15 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "citecheck_site.urls"
 
+# django-ninja's Swagger UI templates and static files, found without importing the package (an
+# installed "ninja" app would import it, and pydantic, in every management command).
+_NINJA_DIR = Path(importlib.util.find_spec("ninja").submodule_search_locations[0])  # type: ignore[union-attr,index]
+STATICFILES_DIRS = [_NINJA_DIR / "static"]
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", _NINJA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

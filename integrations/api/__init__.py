@@ -10,7 +10,8 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI
+from django.shortcuts import render
+from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
@@ -30,6 +31,16 @@ class BodyParser(Parser):
             raise ValueError("the JSON is nested too deeply") from exc
 
 
+class LocalSwagger(Swagger):
+    """Swagger UI from the package's own templates and static files (settings.py adds their
+    folders), never the CDN variant django-ninja falls back to outside INSTALLED_APPS."""
+
+    def render_page(self, request: HttpRequest, api: NinjaAPI, **kwargs: Any) -> HttpResponse:
+        self.settings["url"] = self.get_openapi_url(api, kwargs)
+        context = {"swagger_settings": json.dumps(self.settings, indent=1), "api": api, "add_csrf": False}
+        return render(request, self.template, context)
+
+
 api = NinjaAPI(
     title="Citecheck integration API",
     version="1",
@@ -43,6 +54,7 @@ api = NinjaAPI(
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs",
+    docs=LocalSwagger(),
     parser=BodyParser(),
 )
 
