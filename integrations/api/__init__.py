@@ -41,7 +41,21 @@ class LocalSwagger(Swagger):
         return render(request, self.template, context)
 
 
-api = NinjaAPI(
+class CitecheckAPI(NinjaAPI):
+    """The schema is built once per process (it only changes with the code), not per request."""
+
+    _schemas: dict[str, Any]
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None) -> Any:
+        if path_prefix is None:
+            path_prefix = self.get_root_path(path_params or {})
+        cache = self.__dict__.setdefault("_schemas", {})
+        if path_prefix not in cache:
+            cache[path_prefix] = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        return cache[path_prefix]
+
+
+api = CitecheckAPI(
     title="Citecheck integration API",
     version="1",
     description=(
