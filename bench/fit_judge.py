@@ -34,8 +34,16 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import judge_eval as je  # noqa: E402
 
-from citecheck.judges.builtin.combiner import CLASSES, COEFFICIENTS, LONG_PASSAGE, MIN_ALIGNED, Combiner, settle  # noqa: E402
-from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, features  # noqa: E402
+from citecheck.judges.builtin.combiner import (  # noqa: E402
+    CLASSES,
+    COEFFICIENTS,
+    CONTRARY_FEATURES,
+    LONG_PASSAGE,
+    MIN_ALIGNED,
+    Combiner,
+    settle,
+)
+from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features  # noqa: E402
 from citecheck.judges.builtin.rules import judge_by_rules  # noqa: E402
 from citecheck.judges.builtin.tokens import detect_language  # noqa: E402
 
@@ -46,6 +54,7 @@ MAX_FALSE_SUPPORT = {"healthver": 0.08, "wice": 0.12}
 MIN_SUPPORTED_RIGHT = 0.80
 _NUM_MISSING = FEATURE_NAMES.index("num_missing")
 _WCOV = FEATURE_NAMES.index("wcov_best")
+_CONTRARY = [FEATURE_NAMES.index(name) for name in CONTRARY_FEATURES]
 
 
 def prepare(rows: list[dict[str, Any]], dataset: str) -> list[dict[str, Any]]:
@@ -54,7 +63,8 @@ def prepare(rows: list[dict[str, Any]], dataset: str) -> list[dict[str, Any]]:
         if not row["passage"].strip() or row["label"] not in CLASSES:
             continue
         lang = detect_language(row["claim"] + " " + row["passage"][:600])
-        rule = judge_by_rules(row["claim"], row["passage"], lang)
+        window = excerpt(row["claim"], row["passage"], lang) if len(row["passage"]) > LONG_PASSAGE else None
+        rule = judge_by_rules(row["claim"], row["passage"], lang, window=window)
         values, _ = features(row["claim"], row["passage"], lang, rule.status)
         out.append({**row, "dataset": dataset, "rule": rule.status, "navigation": rule.navigation, "x": values})
     return out
@@ -129,7 +139,8 @@ def verdict(row: dict[str, Any], probs: dict[str, float], thresholds: dict[str, 
     if row["navigation"]:
         return "unsupported", "high"
     decision = settle(row["rule"], probs, thresholds, numbers_ok=row["x"][_NUM_MISSING] == 0.0,
-                      long=len(row["passage"]) > LONG_PASSAGE, aligned=row["x"][_WCOV] >= MIN_ALIGNED)
+                      long=len(row["passage"]) > LONG_PASSAGE, aligned=row["x"][_WCOV] >= MIN_ALIGNED,
+                      contrary=any(row["x"][k] for k in _CONTRARY))
     return decision.status, decision.confidence
 
 

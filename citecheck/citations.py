@@ -40,9 +40,11 @@ __all__ = [
     "QuoteCitation",
     "QuoteResult",
     "Source",
+    "TextQuoteCheck",
     "check_answer",
     "check_parsed_answer",
     "decode_input",
+    "find_quotes",
     "find_urls",
     "parse_answer",
     "parse_sources",
@@ -187,6 +189,20 @@ class MarkerCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class TextQuoteCheck:
+    """A quoted span in a sentence of a text or Markdown answer, checked against the source
+    numbered right after it (or, failing that, against the sentence's sources)."""
+
+    source: int
+    quote: str
+    sentence: Sentence
+    result: QuoteResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "quote": self.quote, "sentence": self.sentence.text, "result": self.result.value}
+
+
+@dataclass(frozen=True, slots=True)
 class CitationReport:
     answer_format: AnswerFormat
     shape: AnswerShape
@@ -203,6 +219,7 @@ class CitationReport:
     prompt_tokens: int | None
     warnings: tuple[str, ...]
     answer_text: str = field(repr=False, default="")
+    text_quotes: tuple[TextQuoteCheck, ...] = ()
 
     @property
     def flagged(self) -> bool:
@@ -231,6 +248,7 @@ class CitationReport:
             "no_citations": self.no_citations,
             "prompt_tokens": self.prompt_tokens,
             "warnings": list(self.warnings),
+            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer (issue 12)
         }
 
 
@@ -636,6 +654,62 @@ def _url_key(url: str) -> str:
     return f"{key}?{parts.query}" if parts.query else key
 
 
+# --------------------------------------------------------------------------- quotes in text
+
+# Quoted spans: straight "…", curly “…”, low-high „…“ / „…”, guillemets «…» and CJK 「…」 『…』.
+# Single quotes are left alone: they are apostrophes far more often than quotation marks.
+_QUOTED_RE = re.compile(
+    r'"(?P<straight>[^"\n]{2,}?)"'
+    r"|\u201c(?P<curly>[^\u201d\n]{2,}?)\u201d"
+    r"|\u201e(?P<low>[^\u201c\u201d\n]{2,}?)[\u201c\u201d]"
+    r"|\u00ab\s?(?P<guillemets>[^\u00bb\n]{2,}?)\s?\u00bb"
+    r"|\u300c(?P<cjk>[^\u300d\n]{1,}?)\u300d"
+    r"|\u300e(?P<cjk2>[^\u300f\n]{1,}?)\u300f"
+)
+_BEFORE_MARKER_RE = re.compile(r"[\s.,;:!?。、*_)]{0,3}")
+
+
+def _markers_after(text: str, pos: int) -> list[int]:
+    """The numbers of the markers that stand right after a quote ("…" [2][1] -> [2, 1])."""
+    from citecheck.text import MARKER_RE
+
+    numbers: list[int] = []
+    pos = _BEFORE_MARKER_RE.match(text, pos).end()  # type: ignore[union-attr]
+    while (marker := MARKER_RE.match(text, pos)) is not None:
+        numbers.extend(int(part) for part in re.split(r"[ \t]*,[ \t]*", marker.group(1).strip()))
+        pos = marker.end()
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+    return list(dict.fromkeys(numbers))
+
+
+def find_quotes(text: str) -> list[tuple[str, int, int]]:
+    """Quoted spans in ``text``: (the words inside the quotation marks, start, end of the whole
+    quoted span). Markdown emphasis or code marks around the words are dropped."""
+    found = []
+    for match in _QUOTED_RE.finditer(text):
+        inner = next(group for group in match.groups() if group is not None)
+        inner = inner.strip().strip("*_`").strip()
+        if len(inner) >= 2 or (inner and not inner.isascii()):
+            found.append((inner, match.start(), match.end()))
+    return found
+
+
+def _check_text_quotes(sentences: Sequence[Sentence], by_number: dict[int, Source]) -> list[TextQuoteCheck]:
+    folded: dict[int, str] = {}
+    checks: list[TextQuoteCheck] = []
+    for sentence in sentences:
+        if not sentence.numbers:
+            continue  # a quote with no source number has nothing to be checked against
+        for quote, _, end in find_quotes(sentence.text):
+            candidates = _markers_after(sentence.text, end) or list(dict.fromkeys(sentence.numbers))
+            results = [(n, _check_quote(QuoteCitation(source=n, quote=quote), by_number, folded)) for n in candidates]
+            hit = next(((n, r) for n, r in results if r in (QuoteResult.EXACT, QuoteResult.NORMALIZED)), None)
+            number, result = hit or results[0]
+            checks.append(TextQuoteCheck(source=number, quote=quote, sentence=sentence, result=result))
+    return checks
+
+
 # --------------------------------------------------------------------------- checks
 
 
@@ -663,6 +737,7 @@ def check_parsed_answer(
     marker_checks: list[MarkerCheck] = []
     cited: set[int] = set()
     invalid: set[int] = set()
+    text_quotes: list[TextQuoteCheck] = []
     sentences = tuple(sentences_with_markers(answer.answer_text)) if answer.shape is AnswerShape.TEXT else ()
 
     if answer.shape is AnswerShape.JSON_CITATIONS:
@@ -701,6 +776,10 @@ def check_parsed_answer(
         for number in sorted(invalid):
             warnings.append(f"The answer cites [{number}], but there is no such source ({numbers_desc}).")
         no_citations = not marker_checks
+        text_quotes = _check_text_quotes(sentences, by_number)
+        for quote_check in text_quotes:
+            if quote_check.result is QuoteResult.NOT_FOUND:
+                warnings.append(f"The quote \u201c{quote_check.quote}\u201d is not in source [{quote_check.source}].")
         uncited = tuple(sentence for sentence in sentences if not sentence.numbers)
         if uncited and not no_citations:
             count = len(uncited)
@@ -742,6 +821,7 @@ def check_parsed_answer(
         prompt_tokens=answer.prompt_tokens,
         warnings=tuple(warnings),
         answer_text=answer.answer_text,
+        text_quotes=tuple(text_quotes),
     )
 
 
@@ -814,6 +894,10 @@ def render_text(report: CitationReport) -> str:
             lines.append(f"| [{marker.source}] | {_cell(marker.sentence.text)} | {RESULT_LABELS[marker.result]} |")
     if not (report.quote_checks or report.marker_checks):
         lines.append("(none)")
+    if report.text_quotes:
+        lines += ["", "Quotes in the text", "| Source | Quote | Result |", "|---|---|---|"]
+        for quote_check in report.text_quotes:
+            lines.append(f"| [{quote_check.source}] | {_cell(quote_check.quote)} | {RESULT_LABELS[quote_check.result]} |")
     if report.shape is AnswerShape.TEXT:
         lines += ["", "Sentences without a source number"]
         lines += [f"- {_cell(sentence.text, 200)}" for sentence in report.uncited_sentences] or ["(none)"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from citecheck.text import MARKER_RE, sentences_with_markers
 
-__all__ = ["Claim", "extract_claims", "needs_evidence", "strip_citation_markers"]
+__all__ = ["Claim", "extract_claims", "needs_evidence", "split_compound", "strip_citation_markers"]
 
 # Reasons a sentence needs evidence / needs none (stable strings, stored with the claim).
 NUMBER, DATE, CONDITION, INSTRUCTION, FACT = "number", "date", "condition", "instruction", "fact"
@@ -154,3 +154,82 @@ def extract_claims(answer: str) -> list[Claim]:
             )
         )
     return claims
+
+
+# --- compound claims --------------------------------------------------------------------------------
+
+_VERB = (r"is|are|was|were|costs?|takes?|has|have|carr(?:y|ies)|can|cannot|may|must|will|does|do|needs?"
+         r"|requires?|includes?|offers?|ships?|arrives?|opens?|closes?|runs?|gets?|pays?|weighs?|lasts?|covers?"
+         r"|applies|apply|accepts?|delivers?|charges?|comes?|provides?")
+_VERB_RE = re.compile(rf"\b(?:{_VERB})\b", re.IGNORECASE)
+_COPULAS = {"is", "are", "was", "were"}
+_AND_RE = re.compile(
+    r",?\s+(?:and|oraz)\s+"
+    rf"|,\s+(?=(?:you|we|it|they|the|all|our|your|its|this|these|every|each|{_VERB})\b)",  # ", you may return ..."
+    re.IGNORECASE,
+)
+_SUBORDINATE_RE = re.compile(r"^(?:if|when|unless|although|because|once|after|before|while|provided|as long as|where)\b", re.IGNORECASE)
+_PREDICATE_WORDS = {"free", "available", "open", "closed", "required", "included", "possible", "valid",
+                    "non-refundable", "refundable", "optional", "mandatory", "unavailable", "allowed"}
+_RANGE_WORDS = {"between", "from", "both"}
+
+
+def _is_predicate(words: list[str]) -> bool:
+    first = words[0].lower().strip(",")
+    return first in _PREDICATE_WORDS or first.endswith(("able", "ible", "ed", "ful"))
+
+
+def _split_on_and(part: str) -> list[str]:
+    verb = _VERB_RE.search(part)
+    if verb is None:
+        return [part]
+    subject = part[: verb.start()].strip()
+    copula = verb.group(0) if verb.group(0).lower() in _COPULAS else ""
+    pieces: list[str] = []
+    rest_start = 0
+    for match in _AND_RE.finditer(part):
+        if match.start() <= verb.end():
+            continue  # "tents and backpacks carry ...": the subject, not two claims
+        left = part[rest_start : match.start()].strip()
+        right = part[match.end() :].strip()
+        words = right.split()
+        before = part[: match.start()].split()
+        if not words or words[0][:1].isdigit() or (before and before[-2:-1] and before[-2].lower() in _RANGE_WORDS):
+            continue
+        if match.group(0).strip() == "," and _SUBORDINATE_RE.match(part):
+            continue  # "If it is faulty, it is repaired": the condition belongs to the claim
+        if _VERB_RE.match(right):  # "... and costs £9.95": same subject
+            candidate = f"{subject} {right}"
+        elif _VERB_RE.search(" ".join(words[:4])) and words[0].lower() not in _COPULAS:  # "... and returns are free"
+            candidate = right[:1].upper() + right[1:]
+        elif copula and len(words) >= 2 and _is_predicate(words):  # "... are accepted within 30 days and free worldwide"
+            candidate = f"{subject} {copula} {right}"
+        else:
+            continue
+        if len(left.split()) < 3 or not subject:
+            continue
+        pieces.append(left)
+        rest_start = match.end()
+        pieces.append(candidate)
+        break  # one split per pass; the new right part is split again below
+    if not pieces:
+        return [part]
+    return [pieces[0]] + _split_on_and(pieces[1])
+
+
+def split_compound(sentence: str) -> list[str]:
+    """Atomic claims of a compound sentence by rule: parts joined by ";" or by "and" between two
+    predicates of one subject ("Express delivery takes 1 to 2 days and costs £9.95" -> two
+    claims, the second with the subject repeated). A sentence that is not compound is returned
+    as it is, alone. Lists of nouns ("tents and backpacks") and ranges ("between 9 and 5") stay whole.
+    """
+    text = sentence.strip()
+    end = text[-1] if text and text[-1] in ".!。" else "."
+    body = text.rstrip(".!。").strip()
+    parts: list[str] = []
+    for piece in re.split(r"\s*;\s+", body):
+        parts.extend(_split_on_and(piece.strip()))
+    parts = [p.strip(" ,") for p in parts if p.strip(" ,")]
+    if len(parts) < 2 or any(len(p.split()) < 2 for p in parts):
+        return [sentence]
+    return [p[:1].upper() + p[1:] + end for p in parts]

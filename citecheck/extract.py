@@ -472,13 +472,47 @@ def _walk_body(body: _Element, outline: _Outline, source_anchors: dict[str, list
                 outline.block(text)
 
 
+# libxml2's HTML parser stops reading (silently) at this nesting depth.
+PARSER_MAX_DEPTH = 255
+
+
+def _parser_out_of_memory() -> bool:
+    """Whether trafilatura's HTML parser gave up for lack of memory (it then returns no tree)."""
+    from trafilatura import utils
+
+    parser = getattr(utils, "HTML_PARSER", None)
+    log = getattr(parser, "error_log", None) or []
+    return any("NO_MEMORY" in str(entry.type_name) for entry in log)
+
+
+def _depth_reached(tree: HtmlElement) -> bool:
+    """Whether the parse stopped at the parser's depth limit (the rest of the page is lost)."""
+    from lxml import etree
+
+    depth = 0
+    for event, _ in etree.iterwalk(tree, events=("start", "end")):
+        depth += 1 if event == "start" else -1
+        if depth >= PARSER_MAX_DEPTH:
+            return True
+    return False
+
+
 def _extract_html(body: bytes | str, url: str | None, max_chars: int) -> ExtractionResult:
     from trafilatura import bare_extraction
     from trafilatura.utils import load_html
 
     tree = load_html(body)
     if tree is None:
+        if _parser_out_of_memory():
+            raise MemoryError("the HTML parser could not allocate memory")
         return ExtractionResult(status=ExtractionStatus.EMPTY, kind=ContentKind.HTML)
+    if _depth_reached(tree):
+        return ExtractionResult(
+            status=ExtractionStatus.ERROR,
+            kind=ContentKind.HTML,
+            error=f"the page nests its elements {PARSER_MAX_DEPTH} or more levels deep, beyond what the HTML parser "
+            "reads; its content could not be extracted",
+        )
     source_anchors = _source_anchors(tree)
     title = _html_title(tree)
     # bare_extraction works on its own copy of the tree, so ours stays intact for the date.
@@ -641,17 +675,58 @@ def _extract(body: bytes | str, content_type: str, url: str | None, max_chars: i
     return _extract_html(body, url, max_chars)
 
 
-def _child_main(connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int) -> None:
+def _limit_memory(extra_mb: int) -> None:
+    """Let this (child) process grow by at most `extra_mb` MB of address space beyond its size now."""
+    import resource
+
     try:
+        with open("/proc/self/statm") as statm:
+            current = int(statm.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        current = 0
+    limit = current + extra_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _child_main(
+    connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int, memory_limit_mb: int | None = None
+) -> None:
+    try:
+        if memory_limit_mb:
+            _limit_memory(memory_limit_mb)
         result = _extract(body, content_type, url, max_chars)
+    except MemoryError:
+        result = ExtractionResult(
+            status=ExtractionStatus.ERROR, error=f"the extraction ran out of memory (limit {memory_limit_mb} MB)"
+        )
     except Exception as exc:  # reported to the parent as a result, not lost with the child
         result = ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}")
     connection.send(result)
     connection.close()
 
 
+_warm = False
+
+
+def warm_up() -> None:
+    """Import and exercise the extractor once in this process, so that the child processes
+    forked for each extraction (and RQ's work-horses) inherit it ready instead of loading
+    trafilatura, its date finder and their data again on every page (about 0.1 s each)."""
+    global _warm
+    if _warm:
+        return
+    _warm = True
+    sample = (
+        "<html><head><title>Warm-up</title><meta name='date' content='2024-01-01'></head><body><main><h1>Warm-up</h1>"
+        "<p>A first paragraph of text with enough words in it to be read as the main content here.</p>"
+        "<p>A second paragraph follows it, also with enough words to count as main content.</p></main></body></html>"
+    )
+    _extract(sample.encode(), "text/html", "https://example.org/warm-up", DEFAULT_MAX_CHARS)
+
+
 def _extract_with_deadline(
-    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float
+    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
+    memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
     # fork: the child inherits the loaded modules and starts in milliseconds; spawn where fork is missing.
     context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext
@@ -659,8 +734,10 @@ def _extract_with_deadline(
         context = multiprocessing.get_context("fork")
     else:
         context = multiprocessing.get_context("spawn")
+    if context.get_start_method() == "fork":
+        warm_up()
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars), daemon=True)
+    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars, memory_limit_mb), daemon=True)
     child.start()
     sender.close()
     try:
@@ -669,8 +746,9 @@ def _extract_with_deadline(
                 result: ExtractionResult = receiver.recv()
             except EOFError:
                 child.join()
+                why = " (out of memory?)" if memory_limit_mb else ""
                 return ExtractionResult(
-                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode})"
+                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode}){why}"
                 )
             child.join()
             return result
@@ -695,18 +773,20 @@ def extract_passages(
     url: str | None = None,
     max_chars: int = DEFAULT_MAX_CHARS,
     deadline_seconds: float | None = None,
+    memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
     """Passages of a fetched page (see the module docstring for their shape).
 
     ``content_type`` is the response's Content-Type header (parameters such as ``charset``
     allowed). ``url`` helps date detection only; nothing is fetched. With ``deadline_seconds``
-    the work runs in a child process and gives ``extraction_timeout`` when it takes longer.
+    the work runs in a child process and gives ``extraction_timeout`` when it takes longer; with
+    ``memory_limit_mb`` (needs ``deadline_seconds``) the child may grow by at most that much.
     Never raises for bad content: problems come back as a status with ``error`` set.
     """
     if max_chars < 1:
         raise ValueError("max_chars must be at least 1")
     if deadline_seconds is not None:
-        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds)
+        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds, memory_limit_mb)
     try:
         return _extract(body, content_type, url, max_chars)
     except Exception as exc:  # a page that breaks a parser is the page's problem: report it

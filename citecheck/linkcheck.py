@@ -25,6 +25,7 @@ import builtins
 import dataclasses
 import email.utils
 import enum
+import ipaddress
 import json
 import logging
 import queue
@@ -142,12 +143,21 @@ def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
         policy=policy,
         timeout=float(getattr(settings, "CITECHECK_FETCH_TIMEOUT", 20.0)),
         max_bytes=int(getattr(settings, "CITECHECK_FETCH_MAX_BYTES", DEFAULT_MAX_BYTES)),
+        max_redirects=int(getattr(settings, "CITECHECK_FETCH_MAX_REDIRECTS", 10)),
         concurrency=int(getattr(settings, "CITECHECK_FETCH_CONCURRENCY", 64)),
         host_concurrency=int(getattr(settings, "CITECHECK_FETCH_HOST_CONCURRENCY", 8)),
         user_agent=str(getattr(settings, "CITECHECK_FETCH_USER_AGENT", USER_AGENT)),
     )
     given = {key: value for key, value in overrides.items() if value is not None}
     return dataclasses.replace(config, **given) if given else config
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
 
 
 def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
@@ -163,7 +173,10 @@ def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | No
             domain = registrable_domain(url)
         except ValueError:
             domain = host
-        for name in (host, domain):
+        # The host, its registrable domain and every parent domain: a block covers subdomains
+        # even where the public-suffix list does not know the suffix.
+        labels = [host] if _is_ip(host) else host.split(".")
+        for name in (host, domain, *(".".join(labels[i:]) for i in range(1, len(labels) - 1))):
             if name and name in names:
                 reason = names[name]
                 return f"domain {name} is blocked" + (f" ({reason})" if reason else "")

@@ -106,6 +106,12 @@ def registrable_domain(url_or_host: str) -> str:
     host = url_or_host
     if "://" in url_or_host:
         host = urlsplit(url_or_host).hostname or ""
+    return _registrable_host(host)
+
+
+@lru_cache(maxsize=65536)
+def _registrable_host(host: str) -> str:
+    """`registrable_domain` of a bare host, cached: exports and checks ask for the same hosts."""
     ipv6 = _ipv6_literal(host)
     if ipv6 is not None:
         return ipv6

@@ -1,26 +1,36 @@
-"""Cross-source rules, answer states and the verification report card (pure, no Django).
+"""Cross-source rules, claim and answer states and the verification report card (pure, no Django).
 
 The database side feeds these functions plain records; nothing here reads or writes rows.
+Two verification modes (README "Verification modes"):
 
-- :func:`source_quality` — a source's quality score from its editable domain tier, the recency
-  of its page date and its priority, returned with its parts so it can be shown.
-- :func:`claim_state` — one claim across all its verdicts: ``verified`` (supported by at least
-  two independent sources, i.e. different registrable domains, one of them primary),
-  ``single_source``, ``unverified``, ``contradicted`` or ``conflicting`` (both sides listed),
-  with a confidence. Supplementary evidence never verifies on its own, and a claim about
-  prices, deadlines, terms or conditions needs a primary source to count as backed at all.
-- :func:`answer_state` — the answer's state from its claims (``supported``,
-  ``partly_supported``, ``outdated``, ``conflicting``, ``no_evidence``) and the wording the bot
-  should use, per language.
-- :func:`report_card` — totals, verification rate, top sources, contradictions, and the gaps
-  (unverified claims with follow-up search queries) when the rate is under the threshold.
-- :func:`render_citations` — numbered in-text markers and a bibliography from the registry.
+- ``knowledge_base`` (seed 004, a site's chatbot): a claim is *supported* when an active,
+  approved passage of a **primary** source backs it. Supplementary evidence alone makes it
+  supported but "explanation only". An approved primary source that contradicts the claim
+  makes it *contradicted*, with that source's span as the correction.
+- ``research`` (seed 000, an agent collecting facts from the open web): a claim is *verified*
+  (state ``supported``) when passages from at least two independent sources (different
+  registrable domains) support it; with one domain it is ``single_source``. Evidence is
+  ordered by quality score; a contradiction counts from a credible source only.
+
+Per-claim states: ``supported``, ``partly_supported`` (which part), ``contradicted``
+(correction), ``conflicting`` (two approved sources disagree: both sides), ``single_source``
+(research only), ``no_evidence``, ``unavailable`` (link down, blocked, judge error or an unsure
+judge: verification pending) and ``outdated`` (the evidence changed or was superseded).
+
+The answer state follows this precedence (first that applies):
+
+1. ``contradicted`` — a claim is refuted by an approved source;
+2. ``conflicting`` — approved sources disagree with each other about a claim;
+3. ``outdated`` — a claim's evidence changed, was superseded, or is past its freshness window;
+4. ``pending`` — a claim could not be checked yet (evidence unavailable, judge failed);
+5. ``supported`` — every claim is backed;
+6. ``partly_supported`` — some claims or parts are backed, others are open;
+7. ``no_evidence`` — nothing is backed.
 """
 
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -29,14 +39,16 @@ from typing import Any
 from citecheck.urlnorm import registrable_domain
 
 __all__ = [
+    "ANSWER_PRECEDENCE",
     "DEFAULT_FRESHNESS_DAYS",
-    "DEFAULT_WORDING",
+    "KNOWLEDGE_BASE",
+    "MODES",
+    "RESEARCH",
     "AnswerStateResult",
     "ClaimResult",
     "EvidenceRecord",
     "QualityScore",
     "answer_state",
-    "answer_wording",
     "claim_kind",
     "claim_state",
     "follow_up_queries",
@@ -46,20 +58,33 @@ __all__ = [
     "source_quality",
 ]
 
+KNOWLEDGE_BASE, RESEARCH = "knowledge_base", "research"
+MODES = (KNOWLEDGE_BASE, RESEARCH)
+
 # Claim states (the same strings as claims.models.ClaimState).
-VERIFIED, SINGLE_SOURCE, UNVERIFIED, CONTRADICTED, CONFLICTING = (
-    "verified", "single_source", "unverified", "contradicted", "conflicting",
-)
-# Answer states (claims.models.AnswerState).
-A_SUPPORTED, A_PARTLY, A_OUTDATED, A_CONFLICTING, A_NO_EVIDENCE = (
-    "supported", "partly_supported", "outdated", "conflicting", "no_evidence",
-)
+SUPPORTED, PARTLY, CONTRADICTED, CONFLICTING = "supported", "partly_supported", "contradicted", "conflicting"
+SINGLE_SOURCE, NO_EVIDENCE, UNAVAILABLE, OUTDATED = "single_source", "no_evidence", "unavailable", "outdated"
+# Answer states (claims.models.AnswerState): the claim strings plus "pending".
+PENDING = "pending"
+ANSWER_PRECEDENCE = (CONTRADICTED, CONFLICTING, OUTDATED, PENDING, SUPPORTED, PARTLY, NO_EVIDENCE)
 PRIMARY, SUPPLEMENTARY = "primary", "supplementary"
+
+# How a cited passage stands now (sources.selectors.passage_usability, plus the judge's side).
+USABLE = frozenset({"active"})
+STALE = frozenset({"changed", "outdated", "removed"})
+UNUSABLE = frozenset({"blocked", "missing", "unverified", "judge_error", "unsure"})
+PENDING_REASONS: dict[str, str] = {
+    "blocked": "the evidence is blocked",
+    "missing": "the page is missing",
+    "unverified": "the page could not be checked (link down)",
+    "judge_error": "the judge could not be reached",
+    "unsure": "the judge was unsure: needs a person or the LLM judge",
+}
 
 DEFAULT_FRESHNESS_DAYS: dict[str, int] = {"high": 30, "normal": 180, "low": 365}
 DEFAULT_MIN_VERIFICATION_RATE = 0.70
 DEFAULT_QUALITY_WEIGHTS: dict[str, float] = {"tier": 0.5, "recency": 0.2, "priority": 0.3}
-# A contradiction counts ("credible") from a source whose quality is at least this.
+# In research mode a contradiction counts ("credible") from a source whose quality is at least this.
 DEFAULT_MIN_CREDIBLE_QUALITY = 0.35
 
 
@@ -83,9 +108,12 @@ class EvidenceRecord:
     """One verdict of one claim against one passage, with what is known about its source.
 
     ``domain`` may be a host or a registrable domain: it is reduced to the registrable domain
-    (``shop.example.co.uk`` -> ``example.co.uk``) before sources are counted. ``tier`` is the
-    DomainPolicy tier score in [0, 1] (None = unknown, counted as 0.5). ``is_current`` is False
-    when the passage version is no longer the live/active one.
+    before sources are counted. ``tier`` is the DomainPolicy tier score in [0, 1] (None =
+    unknown). ``usability`` is how the passage stands now: ``active`` (approved, in the active
+    version, unblocked), ``changed`` (the live page no longer says it), ``outdated`` /
+    ``removed`` (superseded, or gone from the active version), ``blocked``, ``missing``,
+    ``unverified`` (link down), ``judge_error`` (the judge failed) or ``unsure`` (a
+    low-confidence verdict). ``document`` and ``link_text`` name the source for the wording.
     """
 
     source_id: int | str
@@ -102,14 +130,22 @@ class EvidenceRecord:
     url: str = ""
     title: str = ""
     judge: str = ""
+    usability: str = "active"
+    confidence: str = "high"
+    rationale: str = ""
+    document: str = ""
+    link_text: str = ""
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimResult:
-    """A claim's state over all its evidence."""
+    """A claim's state over all its evidence, in one verification mode."""
 
     claim: str
     state: str
+    mode: str
+    verified: bool
     confidence: str
     kind: str
     independent_supporters: int
@@ -117,30 +153,43 @@ class ClaimResult:
     contradicting: tuple[dict[str, Any], ...]
     partial: tuple[dict[str, Any], ...]
     supplementary_only: bool
+    correction: dict[str, Any] | None = None
+    pending: tuple[str, ...] = ()
+    stale: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
+    needs_review: bool = False
+
+    @property
+    def explanation_only(self) -> bool:
+        return self.state == SUPPORTED and self.supplementary_only and self.mode == KNOWLEDGE_BASE
+
+    @property
+    def backed(self) -> bool:
+        return self.state in (SUPPORTED, SINGLE_SOURCE, PARTLY)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "claim": self.claim, "state": self.state, "confidence": self.confidence, "kind": self.kind,
+            "claim": self.claim, "state": self.state, "mode": self.mode, "verified": self.verified,
+            "confidence": self.confidence, "kind": self.kind,
             "independent_supporters": self.independent_supporters, "supporting": list(self.supporting),
             "contradicting": list(self.contradicting), "partial": list(self.partial),
-            "supplementary_only": self.supplementary_only, "notes": list(self.notes),
+            "supplementary_only": self.supplementary_only, "explanation_only": self.explanation_only,
+            "correction": self.correction, "pending": list(self.pending), "stale": list(self.stale),
+            "notes": list(self.notes), "needs_review": self.needs_review,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class AnswerStateResult:
     state: str
-    wording: str
+    mode: str
     reasons: tuple[str, ...]
-    stale_evidence: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    claims: tuple[ClaimResult, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"state": self.state, "wording": self.wording, "reasons": list(self.reasons),
-                "stale_evidence": list(self.stale_evidence)}
+        return {"state": self.state, "mode": self.mode, "reasons": list(self.reasons),
+                "precedence": list(ANSWER_PRECEDENCE)}
 
-
-# --- domains ------------------------------------------------------------------------------------
 
 # --- quality ------------------------------------------------------------------------------------
 
@@ -213,202 +262,205 @@ def _evidence_dict(record: EvidenceRecord, quality: QualityScore, domain: str) -
         "source_id": record.source_id, "domain": domain, "status": record.status,
         "priority": record.priority, "quality": quality.to_dict(), "span": record.span,
         "passage_id": record.passage_id, "url": record.url, "title": record.title,
+        "document": record.document or record.title, "link_text": record.link_text or record.title,
         "fetched_at": record.fetched_at.isoformat() if record.fetched_at else None,
-        "is_current": record.is_current, "judge": record.judge,
+        "page_date": record.page_date.isoformat() if record.page_date else None,
+        "is_current": record.is_current, "usability": record.usability, "judge": record.judge,
+        "confidence": record.confidence, "rationale": record.rationale,
     }
 
 
-def claim_state(claim: str, evidence: Iterable[EvidenceRecord], *, kind: str | None = None,
-                now: datetime | None = None, min_credible_quality: float = DEFAULT_MIN_CREDIBLE_QUALITY,
+def _stale_reason(record: EvidenceRecord, now: datetime, windows: Mapping[str, int]) -> str | None:
+    if record.usability == "changed":
+        return "the live page no longer says this; a newer version awaits review"
+    if record.usability in ("outdated", "removed") or not record.is_current:
+        return "the passage was superseded or removed from the active version"
+    if record.fetched_at is None:
+        return None
+    window = windows.get(record.risk_level, windows.get("normal", 180))
+    age = (now - _as_datetime(record.fetched_at)).days
+    if age > window:
+        return f"last confirmed {age} days ago, over the {window}-day window for {record.risk_level} risk"
+    return None
+
+
+def _pending_reason(record: EvidenceRecord) -> str | None:
+    if record.usability in UNUSABLE:
+        reason = PENDING_REASONS[record.usability]
+        return f"{reason} ({record.error})" if record.error else reason
+    if record.confidence == "low" and record.status in ("supported", "partly_supported", "contradicted"):
+        return PENDING_REASONS["unsure"]  # a guess is never a finding
+    if record.status == "unavailable":
+        return f"the judge could not decide: {record.rationale}" if record.rationale else "the judge could not decide"
+    return None
+
+
+Bucket = list[tuple[float, dict[str, Any], EvidenceRecord]]
+
+
+def claim_state(claim: str, evidence: Iterable[EvidenceRecord], *, mode: str = KNOWLEDGE_BASE,
+                kind: str | None = None, now: datetime | None = None,
+                freshness_days: Mapping[str, int] | None = None,
+                min_credible_quality: float = DEFAULT_MIN_CREDIBLE_QUALITY,
                 quality_weights: Mapping[str, float] | None = None) -> ClaimResult:
-    """The state of one claim from every verdict about it.
+    """The state of one claim from every verdict about it, in ``mode``.
 
-    Independent sources are counted by registrable domain (two pages or two subdomains of one
-    site are one source). Rules, in order:
+    Only usable, current evidence decides. Evidence that is blocked, missing, behind a broken
+    link, or whose judge failed or was unsure makes the claim ``unavailable`` (pending) unless
+    other evidence decides it; evidence that changed, was superseded or is past its freshness
+    window makes it ``outdated`` when nothing current decides it.
 
-    - supporters and credible contradictors both present -> ``conflicting`` (both sides listed);
-    - a credible contradictor and no supporter -> ``contradicted``;
-    - supporters from >= 2 registrable domains, at least one primary -> ``verified``;
-    - some supporter -> ``single_source`` — except that a price / deadline / terms claim backed
-      only by supplementary sources stays ``unverified`` (it needs a primary source);
-    - otherwise ``unverified``.
+    knowledge_base: a primary supporter and a primary contradictor -> ``conflicting``; a primary
+    contradictor -> ``contradicted``; a primary supporter -> ``supported`` (verified); the same
+    rules over supplementary evidence when no primary source speaks (``supported`` is then
+    "explanation only", never verified); else partial -> ``partly_supported``.
 
-    Confidence: high with 3+ independent supporters, medium with 2, low with 0-1.
+    research: supporters and credible contradictors -> ``conflicting``; credible contradictors
+    -> ``contradicted``; supporters from >= 2 registrable domains -> ``supported`` (verified);
+    one domain -> ``single_source``; else partial -> ``partly_supported``.
     """
+    if mode not in MODES:
+        raise ValueError(f"unknown verification mode {mode!r}")
     now = now or datetime.now(UTC)
     kind = kind or claim_kind(claim)
-    supporting: list[tuple[float, dict[str, Any], EvidenceRecord]] = []
-    contradicting: list[tuple[float, dict[str, Any], EvidenceRecord]] = []
-    partial: list[tuple[float, dict[str, Any], EvidenceRecord]] = []
+    windows = dict(DEFAULT_FRESHNESS_DAYS)
+    windows.update(freshness_days or {})
+    supporting: Bucket = []
+    contradicting: Bucket = []
+    partial: Bucket = []
+    pending: list[str] = []
+    stale: list[dict[str, Any]] = []
     notes: list[str] = []
+    unsure_absent = False
     for record in evidence:
         domain = registrable_domain(record.domain) if record.domain else str(record.source_id)
         quality = source_quality(tier=record.tier, page_date=record.page_date, priority=record.priority,
                                  now=now, weights=quality_weights)
         item = (quality.score, _evidence_dict(record, quality, domain), record)
-        if record.status == "supported":
-            supporting.append(item)
-        elif record.status == "contradicted":
-            contradicting.append(item)
-        elif record.status == "partly_supported":
-            partial.append(item)
+        why_pending = _pending_reason(record)
+        if why_pending is not None:
+            if why_pending not in pending:
+                pending.append(why_pending)
+            continue
+        if record.status not in ("supported", "contradicted", "partly_supported"):
+            if record.confidence == "low" and record.status == "unsupported":
+                unsure_absent = True  # "not found" from an unsure judge: no_evidence, flagged for a person
+            continue
+        why_stale = _stale_reason(record, now, windows)
+        if why_stale is not None:
+            when = record.fetched_at or record.page_date
+            stale.append(item[1] | {"reason": why_stale, "date": _as_datetime(when).date().isoformat() if when else None})
+            continue
+        {"supported": supporting, "contradicted": contradicting, "partly_supported": partial}[record.status].append(item)
     for bucket in (supporting, contradicting, partial):
         bucket.sort(key=lambda entry: -entry[0])
-    credible_against = [entry for entry in contradicting if entry[0] >= min_credible_quality]
-    if contradicting and not credible_against:
-        notes.append("contradicted only by sources below the credibility threshold")
     primary_support = [entry for entry in supporting if entry[2].priority == PRIMARY]
     supplementary_only = bool(supporting) and not primary_support
-    counted = supporting
-    if kind in REGULATED_KINDS and supplementary_only:
-        notes.append(f"a {kind} claim needs a primary source; supplementary evidence is listed but not counted")
-        counted = []
-    domains = {entry[1]["domain"] for entry in counted}
-    independent = len(domains)
-    if counted and credible_against:
-        state = CONFLICTING
-    elif credible_against:
-        state = CONTRADICTED
-    elif independent >= 2 and primary_support:
-        state = VERIFIED
-    elif independent >= 1:
-        state = SINGLE_SOURCE
-        if independent >= 2:
-            notes.append("supported by several sources, but none of them primary")
+    correction: dict[str, Any] | None = None
+    verified = False
+    if mode == KNOWLEDGE_BASE:
+        primary_against = [entry for entry in contradicting if entry[2].priority == PRIMARY]
+        speaking_for = primary_support or ([] if primary_against else supporting)
+        speaking_against = primary_against or ([] if primary_support else contradicting)
+        if primary_support and contradicting and not primary_against:
+            notes.append("a supplementary source says otherwise; the primary source decides")
+        independent = len({entry[1]["domain"] for entry in supporting})
+        if speaking_for and speaking_against:
+            state = CONFLICTING
+        elif speaking_against:
+            state = CONTRADICTED
+            correction = _correction(speaking_against[0][1])
+            if not primary_against:
+                notes.append("contradicted by a supplementary source only (explanation, not a service term)")
+        elif speaking_for:
+            state = SUPPORTED
+            verified = bool(primary_support)
+            if not verified:
+                notes.append("backed by supplementary sources only: explanation only, not an official term")
+        else:
+            state = _undecided(pending, partial, stale)
+        confidence = "high" if state in (SUPPORTED, CONTRADICTED) and (verified or correction) and not supplementary_only else (
+            "medium" if state == SUPPORTED else "low")
+        if state == CONTRADICTED and not primary_against:
+            confidence = "medium"
     else:
-        state = UNVERIFIED
-    confidence = "high" if independent >= 3 else "medium" if independent == 2 else "low"
-    if state in (CONFLICTING, CONTRADICTED):
-        confidence = "low"
+        credible_against = [entry for entry in contradicting if entry[0] >= min_credible_quality]
+        if contradicting and not credible_against:
+            notes.append("contradicted only by sources below the credibility threshold")
+        domains = {entry[1]["domain"] for entry in supporting}
+        independent = len(domains)
+        if supporting and credible_against:
+            state = CONFLICTING
+        elif credible_against:
+            state = CONTRADICTED
+            correction = _correction(credible_against[0][1])
+        elif independent >= 2:
+            state, verified = SUPPORTED, True
+        elif independent == 1:
+            state = SINGLE_SOURCE
+            notes.append("one independent source; research needs two different domains")
+        else:
+            state = _undecided(pending, partial, stale)
+        confidence = "high" if independent >= 3 else "medium" if independent == 2 else "low"
+        if state in (CONFLICTING, CONTRADICTED):
+            confidence = "low"
+    needs_review = PENDING_REASONS["unsure"] in pending or (unsure_absent and state == NO_EVIDENCE)
+    if unsure_absent and state == NO_EVIDENCE:
+        notes.append("the judge was unsure whether the passage states this: needs a person or the LLM judge")
     return ClaimResult(
-        claim=claim, state=state, confidence=confidence, kind=kind, independent_supporters=independent,
+        claim=claim, state=state, mode=mode, verified=verified, confidence=confidence, kind=kind,
+        needs_review=needs_review,
+        independent_supporters=independent,
         supporting=tuple(entry[1] for entry in supporting),
         contradicting=tuple(entry[1] for entry in contradicting),
         partial=tuple(entry[1] for entry in partial),
-        supplementary_only=supplementary_only, notes=tuple(notes),
+        supplementary_only=supplementary_only, correction=correction, pending=tuple(pending),
+        stale=tuple(stale), notes=tuple(notes),
     )
+
+
+def _undecided(pending: list[str], partial: Bucket, stale: list[dict[str, Any]]) -> str:
+    if pending:
+        return UNAVAILABLE
+    if partial:
+        return PARTLY
+    if stale:
+        return OUTDATED
+    return NO_EVIDENCE
+
+
+def _correction(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: entry.get(key) for key in ("span", "document", "link_text", "url", "source_id", "passage_id", "priority")}
 
 
 # --- answer state -----------------------------------------------------------------------------------
 
-DEFAULT_WORDING: dict[str, dict[str, str]] = {
-    "en": {
-        A_SUPPORTED: "This is confirmed by the approved sources.",
-        A_PARTLY: "Part of this is confirmed by the approved sources ({confirmed}); I could not confirm {open}.",
-        A_OUTDATED: "This information was last confirmed on {date} and may have changed; please check the current "
-                    "page before relying on it.",
-        A_CONFLICTING: "The approved sources disagree about {topic}; please contact {contact} to confirm.",
-        A_NO_EVIDENCE: "I can't find the current {topic} in the approved sources.",
-    },
-    "pl": {
-        A_SUPPORTED: "Potwierdzają to zatwierdzone źródła.",
-        A_PARTLY: "Zatwierdzone źródła potwierdzają tylko część tej informacji ({confirmed}); nie udało się "
-                  "potwierdzić: {open}.",
-        A_OUTDATED: "Ta informacja była ostatnio potwierdzona {date} i mogła się zmienić; sprawdź aktualną stronę, "
-                    "zanim na niej polegasz.",
-        A_CONFLICTING: "Zatwierdzone źródła podają sprzeczne informacje o: {topic}; skontaktuj się z {contact}, "
-                       "aby to potwierdzić.",
-        A_NO_EVIDENCE: "Nie znajduję w zatwierdzonych źródłach aktualnej informacji o: {topic}.",
-    },
-}
-_DEFAULT_FILL: dict[str, dict[str, str]] = {
-    "en": {"topic": "information", "contact": "our customer service", "date": "an earlier date",
-           "confirmed": "some points", "open": "the rest"},
-    "pl": {"topic": "ten temat", "contact": "obsługą klienta", "date": "wcześniej",
-           "confirmed": "część informacji", "open": "pozostałych"},
-}
 
-
-class _Fill(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return ""
-
-
-def answer_wording(state: str, language: str = "en", *, overrides: Mapping[str, Mapping[str, str]] | None = None,
-                   **values: str) -> str:
-    """The sentence the bot should use for an answer state, in ``language`` (falls back to en).
-
-    ``overrides`` = {language: {state: template}} replaces defaults (the setting the lead wires);
-    placeholders: {topic}, {date}, {contact}, {confirmed}, {open}.
-    """
-    lang = language.split("-")[0].lower()
-    template = None
-    for source in (overrides or {}, DEFAULT_WORDING):
-        template = source.get(lang, {}).get(state) if source else None
-        if template:
-            break
-    if template is None:
-        lang = "en"
-        template = (overrides or {}).get("en", {}).get(state) or DEFAULT_WORDING["en"][state]
-    fill = _Fill(_DEFAULT_FILL.get(lang, _DEFAULT_FILL["en"]))
-    fill.update({key: value for key, value in values.items() if value})
-    return string.Formatter().vformat(template, (), fill)
-
-
-def _stale(record: EvidenceRecord, now: datetime, freshness_days: Mapping[str, int]) -> str | None:
-    if not record.is_current:
-        return "the passage version is no longer on the live page"
-    if record.fetched_at is None:
-        return None
-    window = freshness_days.get(record.risk_level, freshness_days.get("normal", 180))
-    age = (now - _as_datetime(record.fetched_at)).days
-    if age > window:
-        return f"fetched {age} days ago, over the {window}-day window for {record.risk_level} risk"
-    return None
-
-
-def answer_state(claims: Sequence[tuple[ClaimResult, Sequence[EvidenceRecord]]], *, language: str = "en",
-                 now: datetime | None = None, freshness_days: Mapping[str, int] | None = None,
-                 topic: str = "", contact: str = "",
-                 wording_overrides: Mapping[str, Mapping[str, str]] | None = None) -> AnswerStateResult:
-    """The answer's state from its claims (each with the evidence records it was judged on).
-
-    Order of precedence: ``conflicting`` (a claim is conflicting or contradicted) >
-    ``outdated`` (a claim's support rests on a passage no longer live, or fetched longer ago
-    than the freshness window of its source's risk level) > ``supported`` (every claim backed)
-    > ``partly_supported`` (some) > ``no_evidence`` (none).
-    """
-    now = now or datetime.now(UTC)
-    windows = dict(DEFAULT_FRESHNESS_DAYS)
-    windows.update(freshness_days or {})
+def answer_state(results: Sequence[ClaimResult], *, mode: str = KNOWLEDGE_BASE) -> AnswerStateResult:
+    """The answer's state from its claims, by the precedence in the module docstring."""
+    states = [result.state for result in results]
     reasons: list[str] = []
-    stale: list[dict[str, Any]] = []
-    backed = [result for result, _ in claims if result.state in (VERIFIED, SINGLE_SOURCE)]
-    disputed = [result for result, _ in claims if result.state in (CONFLICTING, CONTRADICTED)]
-    oldest: datetime | None = None
-    for result, records in claims:
-        if result.state not in (VERIFIED, SINGLE_SOURCE):
-            continue
-        supporting = [record for record in records if record.status == "supported"]
-        fresh = [record for record in supporting if _stale(record, now, windows) is None]
-        if supporting and not fresh:
-            for record in supporting:
-                why = _stale(record, now, windows)
-                stale.append({"claim": result.claim, "source_id": record.source_id, "reason": why})
-                if record.fetched_at is not None:
-                    fetched = _as_datetime(record.fetched_at)
-                    oldest = fetched if oldest is None or fetched < oldest else oldest
-    values = {"topic": topic, "contact": contact}
-    if disputed:
-        state = A_CONFLICTING
-        reasons.extend(f"{result.state}: {result.claim}" for result in disputed)
-    elif stale:
-        state = A_OUTDATED
-        reasons.extend(f"outdated: {item['claim']} ({item['reason']})" for item in stale)
-        if oldest is not None:
-            values["date"] = oldest.date().isoformat()
-    elif claims and len(backed) == len(claims):
-        state = A_SUPPORTED
-    elif backed:
-        state = A_PARTLY
-        values["confirmed"] = "; ".join(result.claim for result in backed)
-        values["open"] = "; ".join(result.claim for result, _ in claims if result not in backed)
-        reasons.extend(f"not backed: {result.claim}" for result, _ in claims if result not in backed)
+    if not results:
+        state = NO_EVIDENCE
+        reasons.append("the answer states nothing that needs evidence")
+    elif CONTRADICTED in states:
+        state = CONTRADICTED
+    elif CONFLICTING in states:
+        state = CONFLICTING
+    elif OUTDATED in states:
+        state = OUTDATED
+    elif UNAVAILABLE in states or PENDING in states:
+        state = PENDING
+    elif all(s == SUPPORTED for s in states):
+        state = SUPPORTED
+    elif any(s in (SUPPORTED, SINGLE_SOURCE, PARTLY) for s in states):
+        state = PARTLY
     else:
-        state = A_NO_EVIDENCE
-        reasons.append("no claim is backed by an approved source")
-    wording = answer_wording(state, language, overrides=wording_overrides, **values)
-    return AnswerStateResult(state=state, wording=wording, reasons=tuple(reasons), stale_evidence=tuple(stale))
+        state = NO_EVIDENCE
+    for result in results:
+        if result.state != SUPPORTED:
+            reasons.append(f"{result.state}: {result.claim}")
+    return AnswerStateResult(state=state, mode=mode, reasons=tuple(reasons), claims=tuple(results))
 
 
 # --- report card and gaps ---------------------------------------------------------------------------
@@ -446,45 +498,69 @@ def follow_up_queries(claim: str, language: str = "en", *, limit: int = 3) -> li
     return seen[:limit]
 
 
-def report_card(results: Sequence[ClaimResult], *, threshold: float = DEFAULT_MIN_VERIFICATION_RATE,
-                language: str = "en", top_n: int = 5) -> dict[str, Any]:
-    """The verification report card of a set of claims.
 
-    ``verification_rate`` = verified / total. When it is under ``threshold`` the card lists
-    every claim that is not verified as a gap, with follow-up search queries; otherwise
-    ``gaps`` is empty. ``top_sources`` are the best sources by quality, with their parts.
+
+RULES = {
+    KNOWLEDGE_BASE: "a claim is verified when an active, approved passage of a primary source supports it",
+    RESEARCH: "a claim is verified when passages from at least two independent registrable domains support it",
+}
+
+
+def report_card(results: Sequence[ClaimResult], *, mode: str = KNOWLEDGE_BASE,
+                threshold: float = DEFAULT_MIN_VERIFICATION_RATE, language: str = "en",
+                top_n: int = 5) -> dict[str, Any]:
+    """The verification report card of a set of claims, in ``mode``.
+
+    ``verification_rate`` = verified / total, where "verified" follows the mode's rule. When it is
+    under ``threshold`` the card lists every claim that is not verified as a gap with its
+    follow-up: in research mode, search queries for more independent sources; in knowledge-base
+    mode, the editorial step (approve a primary source that states it) plus queries to find one.
     """
     total = len(results)
+    verified = sum(1 for r in results if r.verified)
     counts = {state: sum(1 for r in results if r.state == state)
-              for state in (VERIFIED, SINGLE_SOURCE, UNVERIFIED, CONTRADICTED, CONFLICTING)}
-    rate = counts[VERIFIED] / total if total else 0.0
+              for state in (SUPPORTED, PARTLY, CONTRADICTED, CONFLICTING, SINGLE_SOURCE, NO_EVIDENCE, UNAVAILABLE, OUTDATED)}
+    rate = verified / total if total else 0.0
     best: dict[str, dict[str, Any]] = {}
     for result in results:
         for item in result.supporting:
             current = best.get(item["domain"])
             if current is None or item["quality"]["score"] > current["quality"]["score"]:
-                best[item["domain"]] = {"domain": item["domain"], "source_id": item["source_id"],
+                best[item["domain"]] = {"domain": item["domain"], "source_id": item["source_id"], "priority": item["priority"],
                                         "title": item["title"], "url": item["url"], "quality": item["quality"]}
     top = sorted(best.values(), key=lambda entry: -entry["quality"]["score"])[:top_n]
     contradictions = [
-        {"claim": r.claim, "state": r.state, "supporting": list(r.supporting), "contradicting": list(r.contradicting)}
-        for r in results if r.contradicting
+        {"claim": r.claim, "state": r.state, "correction": r.correction,
+         "supporting": list(r.supporting), "contradicting": list(r.contradicting)}
+        for r in results if r.state in (CONTRADICTED, CONFLICTING)
     ]
     meets = total > 0 and rate >= threshold
     gaps = []
     if not meets:
-        gaps = [
-            {"claim": r.claim, "state": r.state, "kind": r.kind, "queries": follow_up_queries(r.claim, language)}
-            for r in results if r.state != VERIFIED
-        ]
+        for r in results:
+            if r.verified:
+                continue
+            gap: dict[str, Any] = {"claim": r.claim, "state": r.state, "kind": r.kind,
+                                   "queries": follow_up_queries(r.claim, language)}
+            if mode == KNOWLEDGE_BASE:
+                gap["follow_up"] = ("the approved sources refute this: correct the answer" if r.state == CONTRADICTED
+                                    else "verification pending: it runs again by itself" if r.state == UNAVAILABLE
+                                    else "approve a primary source that states this, or correct the answer")
+            else:
+                gap["follow_up"] = "find another independent source (a different domain) that states this"
+            gaps.append(gap)
     return {
+        "mode": mode,
+        "rule": RULES[mode],
         "total_claims": total,
-        "verified": counts[VERIFIED],
-        "single_source": counts[SINGLE_SOURCE],
-        "unverified": counts[UNVERIFIED] + counts[SINGLE_SOURCE],
-        "not_backed": counts[UNVERIFIED],
+        "verified": verified,
+        "unverified": total - verified,
+        "explanation_only": sum(1 for r in results if r.explanation_only),
+        "counts": counts,
         "contradicted": counts[CONTRADICTED],
         "conflicting": counts[CONFLICTING],
+        "pending": [{"claim": r.claim, "reasons": list(r.pending)} for r in results if r.state == UNAVAILABLE],
+        "needs_review": [r.claim for r in results if r.needs_review],
         "verification_rate": round(rate, 4),
         "verification_rate_display": f"{rate * 100:.0f}%",
         "threshold": threshold,

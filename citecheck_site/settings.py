@@ -223,6 +223,7 @@ CITECHECK_FETCH_SHARED_LIMIT = env_bool("CITECHECK_FETCH_SHARED_LIMIT", True)
 CITECHECK_FETCH_ALLOWED_PORTS = [int(p) for p in env_list("CITECHECK_FETCH_ALLOWED_PORTS", "80,443")]
 CITECHECK_FETCH_MAX_BYTES = env_int("CITECHECK_FETCH_MAX_BYTES", 10 * 1024 * 1024)
 CITECHECK_FETCH_TIMEOUT = env_float("CITECHECK_FETCH_TIMEOUT", 20.0)
+CITECHECK_FETCH_MAX_REDIRECTS = env_int("CITECHECK_FETCH_MAX_REDIRECTS", 10)
 CITECHECK_FETCH_CONCURRENCY = env_int("CITECHECK_FETCH_CONCURRENCY", 64)
 CITECHECK_FETCH_HOST_CONCURRENCY = env_int("CITECHECK_FETCH_HOST_CONCURRENCY", 8)
 CITECHECK_FETCH_MAX_ATTEMPTS = env_int("CITECHECK_FETCH_MAX_ATTEMPTS", 4)
@@ -246,6 +247,8 @@ CITECHECK_FRESHNESS_DAYS = {
 # --- Extraction ---
 CITECHECK_PASSAGE_MAX_CHARS = env_int("CITECHECK_PASSAGE_MAX_CHARS", 1200)
 CITECHECK_EXTRACT_DEADLINE = env_float("CITECHECK_EXTRACT_DEADLINE", 60.0)
+# How much memory one extraction may take (MB beyond the worker's own); over it: a recorded error.
+CITECHECK_EXTRACT_MEMORY_MB = env_int("CITECHECK_EXTRACT_MEMORY_MB", 1024)
 
 # --- Judges ---
 CITECHECK_JUDGE = os.environ.get("CITECHECK_JUDGE", "builtin")
@@ -257,6 +260,18 @@ CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
 # With an LLM judge: ask it only where the built-in judge could not decide (issue 13).
 CITECHECK_JUDGE_CASCADE = env_bool("CITECHECK_JUDGE_CASCADE", False)
 CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
+# Verification (issue 12): knowledge_base (one approved primary source) or research (two independent domains)
+CITECHECK_VERIFICATION_MODE = os.environ.get("CITECHECK_VERIFICATION_MODE", "knowledge_base").strip().lower() or "knowledge_base"
+# Compound sentences split into atomic claims at intake: rules (built in), llm (the judge's split_claims) or none
+CITECHECK_CLAIM_SPLITTER = os.environ.get("CITECHECK_CLAIM_SPLITTER", "rules").strip().lower() or "rules"
+# A failed judge call is retried by the job with backoff; the per-endpoint circuit breaker opens after
+# this many failures in a row and pauses calls (doubling from OPEN_SECONDS up to MAX_SECONDS)
+CITECHECK_JUDGE_MAX_RETRIES = env_int("CITECHECK_JUDGE_MAX_RETRIES", 2)
+CITECHECK_JUDGE_BREAKER_FAILURES = env_int("CITECHECK_JUDGE_BREAKER_FAILURES", 3)
+CITECHECK_JUDGE_BREAKER_OPEN_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_OPEN_SECONDS", 30.0)
+CITECHECK_JUDGE_BREAKER_MAX_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_MAX_SECONDS", 600.0)
+CITECHECK_VERIFY_RETRY_BASE_SECONDS = env_float("CITECHECK_VERIFY_RETRY_BASE_SECONDS", 15.0)
+CITECHECK_VERIFY_RETRY_MAX_SECONDS = env_float("CITECHECK_VERIFY_RETRY_MAX_SECONDS", 900.0)
 
 # --- Integration API (limits: 413/400 beyond them; see .env.example) ---
 CITECHECK_API_MAX_BODY_BYTES = env_int("CITECHECK_API_MAX_BODY_BYTES", 2 * 1024 * 1024)

@@ -1,19 +1,22 @@
-"""The answer view: state, wording, each claim with both sides of its evidence, the report card."""
+"""The answer view: mode, state, wording, each claim with its correction / both sides / pending
+reason, the report card and what changed; wording templates; judge endpoints' circuit breakers."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from citecheck.errors import ServiceError
+from citecheck.wording import PLACEHOLDERS, validate_template
 from citecheck_site.templatetags.outside_links import outside_link
-from claims.models import Answer, Citation, Claim, Judgement
-from claims.services import answer_verify_request
+from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
+from claims.services import answer_mode_set, answer_verify_again, wording_template_update
 
 
 def _quality(entry: dict[str, Any]) -> str:
@@ -28,15 +31,48 @@ def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
         return format_html("<p>{}</p>", "none")
     rows = []
     for e in items:
-        name = e.get("title") or e.get("domain") or "source"
+        name = e.get("link_text") or e.get("title") or e.get("domain") or "source"
         label = outside_link(e.get("url"), name) if e.get("url") else format_html("{}", name)
-        rows.append(format_html("<li>{} ({}, {}): <q>{}</q></li>", label, e.get("domain", ""), _quality(e), e.get("span") or ""))
+        rows.append(format_html("<li>{} ({}, {}, {}): <q>{}</q></li>", label, e.get("domain", ""), e.get("priority", ""), _quality(e), e.get("span") or ""))
     return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
+
+
+def _claim_block(claim: dict[str, Any]) -> SafeString:
+    parts = [format_html("<h4>{} — {}{} (confidence {})</h4>", claim.get("claim", ""), claim.get("state", ""),
+                         " · explanation only" if claim.get("explanation_only") else "", claim.get("confidence", ""))]
+    if claim.get("sentence"):
+        parts.append(format_html("<p>Part of the sentence: <q>{}</q></p>", claim["sentence"]))
+    correction = claim.get("correction")
+    if correction:
+        parts.append(format_html("<p><strong>Correction</strong> ({}): <q>{}</q></p>", correction.get("link_text") or "", correction.get("span") or ""))
+    if claim.get("pending"):
+        parts.append(format_html("<p>Verification pending: {}</p>", "; ".join(claim["pending"])))
+    for stale in claim.get("stale", []):
+        parts.append(format_html("<p>Outdated evidence ({}): {}</p>", stale.get("date") or "date unknown", stale.get("reason", "")))
+    for quote in claim.get("quotes", []):
+        parts.append(format_html("<p>Quote <q>{}</q> in source [{}]: {}</p>", quote.get("quote", ""), quote.get("source", ""), quote.get("result", "")))
+    if claim.get("notes"):
+        parts.append(format_html("<p>{}</p>", "; ".join(claim["notes"])))
+    parts.append(format_html("<p>Supporting:</p>{}<p>Contradicting:</p>{}", _evidence_list(claim.get("supporting", [])), _evidence_list(claim.get("contradicting", []))))
+    if claim.get("partial"):
+        parts.append(format_html("<p>Partly supporting:</p>{}", _evidence_list(claim["partial"])))
+    return format_html("{}" * len(parts), *parts)
 
 
 class ClaimInline(admin.TabularInline):
     model = Claim
-    fields = ("position", "text", "needs_citation", "state", "confidence", "needs_reverification")
+    fields = ("position", "text", "sentence", "needs_citation", "state", "confidence", "needs_reverification")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+
+
+class ChangeInline(admin.TabularInline):
+    model = VerificationChange
+    verbose_name = "what changed"
+    verbose_name_plural = "what changed and when"
+    fields = ("requested_at", "reason", "from_state", "to_state", "verified_at")
     readonly_fields = fields
     extra = 0
     max_num = 0
@@ -45,13 +81,13 @@ class ClaimInline(admin.TabularInline):
 
 @admin.register(Answer)
 class AnswerAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "state", "model_name", "received_at", "verified_at", "needs_reverification")
-    list_filter = ("state", "needs_reverification")
+    list_display = ("__str__", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
+    list_filter = ("state", "verification_mode", "needs_reverification")
     search_fields = ("question", "answer_text")
-    readonly_fields = ("question", "answer_text", "answer_format", "model_name", "language", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    readonly_fields = ("question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
-    inlines = [ClaimInline]
-    actions = ["verify_again"]
+    inlines = [ClaimInline, ChangeInline]
+    actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
@@ -61,23 +97,24 @@ class AnswerAdmin(admin.ModelAdmin):
         report = obj.report or {}
         if not report:
             return format_html("<p>{}</p>", "Not verified yet.")
-        parts = [format_html("<p><strong>{}</strong>: {}</p>", obj.get_state_display(), obj.state_wording)]
-        for claim in report.get("claims", []):
-            parts.append(format_html(
-                "<h4>{} — {} (confidence {}, {} independent supporter(s))</h4><p>{}</p><p>Supporting:</p>{}<p>Contradicting:</p>{}",
-                claim.get("claim", ""), claim.get("state", ""), claim.get("confidence", ""), claim.get("independent_supporters", 0),
-                "; ".join(claim.get("notes", [])), _evidence_list(claim.get("supporting", [])), _evidence_list(claim.get("contradicting", [])),
-            ))
         card = report.get("card", {})
+        parts = [format_html("<p><strong>{}</strong>: {}</p><p>Mode: {} — {}</p>", obj.get_state_display(), obj.state_wording,
+                             obj.get_verification_mode_display(), card.get("rule", ""))]
+        retry = report.get("retry")
+        if retry:
+            parts.append(format_html("<p>Verification pending: {} ({} judge call(s) failed); it runs again by itself in about {} s.</p>",
+                                     retry.get("error", ""), retry.get("failures", 0), round(retry.get("retry_in", 0))))
+        parts.extend(_claim_block(claim) for claim in report.get("claims", []))
         if card:
             parts.append(format_html(
-                "<h4>Report card</h4><p>{} claim(s): {} verified, {} unverified, {} contradicted; verification rate {}</p>",
-                card.get("total_claims", 0), card.get("verified", 0), card.get("unverified", 0), card.get("contradicted", 0), card.get("verification_rate_display", ""),
+                "<h4>Report card</h4><p>{} claim(s): {} verified, {} not verified, {} contradicted, {} conflicting; verification rate {}</p>",
+                card.get("total_claims", 0), card.get("verified", 0), card.get("unverified", 0), card.get("contradicted", 0),
+                card.get("conflicting", 0), card.get("verification_rate_display", ""),
             ))
             gaps = card.get("gaps", [])
             if gaps:
-                parts.append(format_html("<p>{}</p><ul>{}</ul>", "Research gaps (claims that need more sources):", format_html_join(
-                    "", "<li>{} — try: {}</li>", ((g.get("claim", ""), "; ".join(g.get("queries", []))) for g in gaps))))
+                parts.append(format_html("<p>{}</p><ul>{}</ul>", "Gaps (claims that are not verified):", format_html_join(
+                    "", "<li>{} — {}; try: {}</li>", ((g.get("claim", ""), g.get("follow_up", ""), "; ".join(g.get("queries", []))) for g in gaps))))
         bibliography = report.get("bibliography", [])
         if bibliography:
             parts.append(format_html("<h4>Sources</h4><ol>{}</ol>", format_html_join(
@@ -86,16 +123,97 @@ class AnswerAdmin(admin.ModelAdmin):
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
-        with transaction.atomic():
-            for answer in queryset:
-                answer_verify_request(answer=answer)
-        messages.success(request, f"Verification queued for {queryset.count()} answer(s).")
+        done = 0
+        for answer in queryset:
+            try:
+                answer_verify_again(actor=request.user, answer_id=answer.pk)
+                done += 1
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+        messages.success(request, f"Verification queued for {done} answer(s): claims whose judgement is missing or failed are asked again.")
+
+
+    def _set_mode(self, request: HttpRequest, queryset: QuerySet[Answer], mode: str) -> None:
+        done = 0
+        for answer in queryset:
+            try:
+                answer_mode_set(actor=request.user, answer_id=answer.pk, mode=mode)
+                done += 1
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+        messages.success(request, f"{done} answer(s) will be verified in {mode} mode.")
+
+    @admin.action(description="Verify in knowledge-base mode (one approved primary source)")
+    def verify_as_knowledge_base(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "knowledge_base")
+
+    @admin.action(description="Verify in research mode (two independent sources)")
+    def verify_as_research(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
+        self._set_mode(request, queryset, "research")
+
+
+class WordingTemplateForm(forms.ModelForm):
+    class Meta:
+        model = WordingTemplate
+        fields = ("text",)
+        help_texts = {"text": "Plain text. Placeholders: " + ", ".join("{" + p + "}" for p in sorted(PLACEHOLDERS))}
+
+    def clean_text(self) -> str:
+        text = str(self.cleaned_data["text"])
+        problems = validate_template(text)
+        if problems:
+            raise forms.ValidationError(problems)
+        return text
+
+
+@admin.register(WordingTemplate)
+class WordingTemplateAdmin(admin.ModelAdmin):
+    form = WordingTemplateForm
+    list_display = ("key", "language", "mode", "text", "updated_at", "updated_by")
+    list_filter = ("language", "key", "mode")
+    search_fields = ("text",)
+    readonly_fields = ("key", "language", "mode", "updated_at", "updated_by")
+    fields = ("key", "language", "mode", "text", "updated_at", "updated_by")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # one template per state and language, seeded by a migration
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: WordingTemplate, form: Any, change: bool) -> None:
+        wording_template_update(actor=request.user, template_id=obj.pk, text=obj.text)
+
+
+@admin.register(JudgeEndpoint)
+class JudgeEndpointAdmin(admin.ModelAdmin):
+    list_display = ("endpoint", "state", "consecutive_failures", "retry_at", "last_error", "last_failure_at", "last_success_at")
+    readonly_fields = [f.name for f in JudgeEndpoint._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(JudgeAttempt)
+class JudgeAttemptAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "judge", "endpoint", "error", "passage_version")
+    list_select_related = ("passage_version",)
+    readonly_fields = [f.name for f in JudgeAttempt._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Judgement)
 class JudgementAdmin(admin.ModelAdmin):
-    list_display = ("claim_text", "status", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
-    list_filter = ("status", "judge", "heuristic", "needs_reverification")
+    list_display = ("claim_text", "status", "confidence", "judge", "model", "prompt_version", "heuristic", "created_at", "needs_reverification")
+    list_filter = ("status", "confidence", "judge", "heuristic", "needs_reverification")
     search_fields = ("claim_text", "rationale")
     readonly_fields = [f.name for f in Judgement._meta.fields]
 
@@ -105,7 +223,7 @@ class JudgementAdmin(admin.ModelAdmin):
 
 @admin.register(Citation)
 class CitationAdmin(admin.ModelAdmin):
-    list_display = ("claim", "source_number", "passage_version", "quote", "needs_reverification")
+    list_display = ("claim", "source_number", "passage_version", "quote", "quote_result", "needs_reverification")
     readonly_fields = [f.name for f in Citation._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -6,13 +6,25 @@ from django.conf import settings
 from django.db import models
 
 
+class VerificationMode(models.TextChoices):
+    """How a claim counts as backed (README "Verification modes").
+
+    ``knowledge_base``: one active, approved passage of a primary source is the authority
+    (a site's chatbot, seed 004). ``research``: two independent registrable domains (seed 000).
+    """
+
+    KNOWLEDGE_BASE = "knowledge_base", "knowledge base (one approved primary source)"
+    RESEARCH = "research", "research (two independent sources)"
+
+
 class AnswerState(models.TextChoices):
-    PENDING = "pending", "not verified yet"
+    PENDING = "pending", "verification pending"
     SUPPORTED = "supported", "supported"
     PARTLY_SUPPORTED = "partly_supported", "partly supported"
     OUTDATED = "outdated", "outdated"
     CONFLICTING = "conflicting", "conflicting"
     NO_EVIDENCE = "no_evidence", "no evidence"
+    CONTRADICTED = "contradicted", "contradicted by an approved source"
 
 
 class JudgementStatus(models.TextChoices):
@@ -25,11 +37,14 @@ class JudgementStatus(models.TextChoices):
 
 class ClaimState(models.TextChoices):
     PENDING = "pending", "not verified yet"
-    VERIFIED = "verified", "verified (two independent sources)"
-    SINGLE_SOURCE = "single_source", "single source"
-    UNVERIFIED = "unverified", "unverified"
-    CONTRADICTED = "contradicted", "contradicted"
-    CONFLICTING = "conflicting", "conflicting"
+    SUPPORTED = "supported", "supported"
+    PARTLY_SUPPORTED = "partly_supported", "partly supported"
+    CONTRADICTED = "contradicted", "contradicted by an approved source"
+    CONFLICTING = "conflicting", "sources disagree"
+    SINGLE_SOURCE = "single_source", "one source only (research needs two independent sources)"
+    NO_EVIDENCE = "no_evidence", "no evidence"
+    UNAVAILABLE = "unavailable", "evidence unavailable (verification pending)"
+    OUTDATED = "outdated", "outdated"
 
 
 class Confidence(models.TextChoices):
@@ -45,6 +60,10 @@ class Answer(models.Model):
     answer_format = models.CharField(max_length=30, blank=True)
     model_name = models.CharField(max_length=200, blank=True)
     language = models.CharField(max_length=16, default="en")
+    verification_mode = models.CharField(
+        max_length=20, choices=VerificationMode.choices, default=VerificationMode.KNOWLEDGE_BASE,
+        help_text="The rule a claim must meet to count as backed (CITECHECK_VERIFICATION_MODE unless given).",
+    )
     sources_sent = models.JSONField(default=list, blank=True, help_text="Passage-version ids or source texts, as sent.")
     received_at = models.DateTimeField(auto_now_add=True, db_index=True)
     state = models.CharField(max_length=20, choices=AnswerState.choices, default=AnswerState.PENDING, db_index=True)
@@ -66,6 +85,7 @@ class Claim(models.Model):
     text = models.TextField()
     text_hash = models.CharField(max_length=64, db_index=True)
     position = models.PositiveIntegerField()
+    sentence = models.TextField(blank=True, help_text="The answer's sentence this claim was split from, when it was compound.")
     needs_citation = models.BooleanField(default=True)
     state = models.CharField(max_length=20, choices=ClaimState.choices, default=ClaimState.PENDING)
     confidence = models.CharField(max_length=10, choices=Confidence.choices, blank=True)
@@ -97,7 +117,8 @@ class Judgement(models.Model):
     """A judge's verdict on a claim text against a passage text.
 
     Keyed by what was asked, not by which answer asked it: the same claim against the same
-    passage text is never judged twice by the same judge, model and prompt version.
+    passage text is never judged twice by the same judge, model and prompt version. A judge
+    that failed (endpoint down, timeout, unparseable reply) writes a JudgeAttempt, never a row here.
     """
 
     claim_text_hash = models.CharField(max_length=64)
@@ -108,6 +129,7 @@ class Judgement(models.Model):
     model = models.CharField(max_length=200, blank=True)
     prompt_version = models.CharField(max_length=50, blank=True)
     status = models.CharField(max_length=20, choices=JudgementStatus.choices)
+    confidence = models.CharField(max_length=10, choices=Confidence.choices, default=Confidence.HIGH)
     span = models.TextField(null=True, blank=True)
     rationale = models.TextField(blank=True)
     heuristic = models.BooleanField(default=False)
@@ -127,3 +149,106 @@ class Judgement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.status}: {self.claim_text[:60]}"
+
+
+class JudgeAttempt(models.Model):
+    """A judge call that failed: what was asked, of which endpoint, and why it failed.
+
+    Never a verdict: the claim stays pending and the verification is retried with backoff.
+    """
+
+    claim_text_hash = models.CharField(max_length=64, db_index=True)
+    passage_version = models.ForeignKey("sources.PassageVersion", on_delete=models.CASCADE, related_name="+")
+    judge = models.CharField(max_length=50)
+    model = models.CharField(max_length=200, blank=True)
+    endpoint = models.CharField(max_length=500, blank=True)
+    error = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.judge} failed: {self.error[:60]}"
+
+
+class CircuitState(models.TextChoices):
+    CLOSED = "closed", "closed (calls go through)"
+    OPEN = "open", "open (calls paused after repeated failures)"
+    HALF_OPEN = "half_open", "half open (one trial call)"
+
+
+class JudgeEndpoint(models.Model):
+    """The circuit breaker of one judge endpoint, shared by every worker (state in the database)."""
+
+    endpoint = models.CharField(max_length=500, unique=True)
+    state = models.CharField(max_length=10, choices=CircuitState.choices, default=CircuitState.CLOSED)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    opened_count = models.PositiveIntegerField(default=0, help_text="Times opened in a row; the pause doubles each time.")
+    retry_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["endpoint"]
+
+    def __str__(self) -> str:
+        return f"{self.endpoint}: {self.state}"
+
+
+class VerificationChange(models.Model):
+    """Why and when an answer was verified again, and what its state became (shown on the answer)."""
+
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="changes")
+    reason = models.TextField()
+    passages = models.JSONField(default=list, blank=True, help_text="Passage ids whose evidence moved.")
+    from_state = models.CharField(max_length=20, blank=True)
+    to_state = models.CharField(max_length=20, blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.reason[:60]} ({self.from_state} → {self.to_state or '…'})"
+
+
+class WordingKey(models.TextChoices):
+    """What a wording template is for: an answer or claim state, or a supporting phrase."""
+
+    SUPPORTED = "supported", "supported"
+    PARTLY_SUPPORTED = "partly_supported", "partly supported"
+    CONTRADICTED = "contradicted", "contradicted by an approved source"
+    CONFLICTING = "conflicting", "approved sources disagree"
+    OUTDATED = "outdated", "outdated"
+    NO_EVIDENCE = "no_evidence", "no evidence"
+    PENDING = "pending", "verification pending"
+    EXPLANATION_ONLY = "explanation_only", "supplementary source only (explanation only)"
+    SINGLE_SOURCE = "single_source", "one source only (research)"
+
+
+class WordingTemplate(models.Model):
+    """What the bot should say, per state and language, written by editors (never by a model).
+
+    Plain text with ``{placeholders}`` only (no attribute or index lookups); rendered with a
+    fixed set of values, never through Django's template engine.
+    """
+
+    key = models.CharField(max_length=30, choices=WordingKey.choices)
+    language = models.CharField(max_length=16, default="en")
+    mode = models.CharField(
+        max_length=20, choices=VerificationMode.choices, blank=True,
+        help_text="Empty: used in every verification mode unless a mode-specific template exists.",
+    )
+    text = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["language", "key", "mode"]
+        constraints = [models.UniqueConstraint(fields=["key", "language", "mode"], name="one_wording_per_key_language_mode")]
+
+    def __str__(self) -> str:
+        return f"{self.key} [{self.language}{'/' + self.mode if self.mode else ''}]"

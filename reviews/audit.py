@@ -111,6 +111,7 @@ ACTION_LABELS: dict[str, str] = {
     "source_refetch": "re-check a source",
     "source_update": "change a source's risk level, priority, URL or owner",
     "source_risk_lower": "lower a source's risk level",
+    "domain_policy_save": "change a domain policy",
     "block_lift": "lift a block",
     "site_switch_set": "change the incident switches",
     "source_block": "block a source",

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern
 from django_rq import models as rq_models
 from django_rq import settings as rq_settings
 from django_rq.admin import QueueAdmin
@@ -57,16 +57,14 @@ class GuardedQueueAdmin(QueueAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may_manage_queues(request)
 
-    def get_urls(self) -> list[URLResolver | URLPattern]:  # type: ignore[override]
+    def get_urls(self) -> list[URLPattern]:
         from django_rq.urls import get_api_urlpatterns
 
         api_names = {p.name for p in get_api_urlpatterns(name_prefix="django_rq_")}
-        guarded: list[URLResolver | URLPattern] = []
-        for pattern in super().get_urls():
-            if isinstance(pattern, URLPattern):
-                pattern.callback = _guarded(pattern.callback, token_allowed=pattern.name in api_names)
-            guarded.append(pattern)
-        return guarded
+        patterns = super().get_urls()
+        for pattern in patterns:
+            pattern.callback = _guarded(pattern.callback, token_allowed=pattern.name in api_names)
+        return patterns
 
 
 def queue_admin_register(site: admin.AdminSite = admin.site) -> None:

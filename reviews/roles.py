@@ -12,7 +12,7 @@ EDITOR_PERMISSIONS = [
     "sources.add_domainpolicy", "sources.change_domainpolicy", "sources.view_domainpolicy",
     "sources.change_editorialtask",
     "reviews.add_testpair", "reviews.change_testpair", "reviews.delete_testpair",
-    "claims.add_answer", "claims.change_answer",
+    "claims.add_answer", "claims.change_answer", "claims.change_wordingtemplate",
 ]
 APPROVER_PERMISSIONS = ["sources.approve_source", "sources.block_source"]
 
@@ -33,7 +33,10 @@ def roles_sync(apps: Any = global_apps) -> None:
         found = []
         for code in codes:
             app_label, codename = code.split(".")
-            found.append(permission_model.objects.get(content_type__app_label=app_label, codename=codename))
+            # A permission of a model a later migration creates is skipped here; that migration adds it.
+            permission = permission_model.objects.filter(content_type__app_label=app_label, codename=codename).first()
+            if permission is not None:
+                found.append(permission)
         return found
 
     view = list(permission_model.objects.filter(content_type__app_label__in=VIEW_APPS, codename__startswith="view_"))

@@ -42,6 +42,7 @@ from sources.services import (
     version_retest,
     version_rollback,
 )
+from sources.services.governance import DOMAIN_POLICY_FIELDS, domain_policy_save
 
 
 def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
@@ -112,13 +113,15 @@ class SourceAdmin(admin.ModelAdmin):
         source = Source.objects.filter(pk=source_id).first()
         if source is None or not self.has_change_permission(request, source):
             raise PermissionDenied
-        initial = {name: getattr(source, name) for name in self.governed_fields}
+        # The URL shown is the one fetched now (an accepted redirect moves it away from `url`).
+        initial = {**{name: getattr(source, name) for name in self.governed_fields}, "url": source.canonical_url}
         form = SourceGovernanceForm(request.POST or None, initial=initial)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
+            url = data["url"] if data["url"].strip() != source.canonical_url else None
             try:
                 source_update(actor=request.user, source_id=source.pk, reason=data["reason"], risk_level=data["risk_level"],
-                              priority=data["priority"], url=data["url"], owner=data["owner"])
+                              priority=data["priority"], url=url, owner=data["owner"])
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
@@ -271,9 +274,9 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 class SourceVersionAdmin(admin.ModelAdmin):
     list_display = ("__str__", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -333,6 +336,17 @@ class DomainPolicyAdmin(admin.ModelAdmin):
     list_filter = ("quality_tier", "is_blocked", "allowed_for_links")
     search_fields = ("domain",)
     readonly_fields = ("is_blocked", "blocked_reason")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: DomainPolicy | None = None) -> Any:
+        # Renaming a policy would move its block (or its link rule) to another domain unaudited.
+        return ("domain", *self.readonly_fields) if obj is not None else self.readonly_fields
+
+    def save_model(self, request: HttpRequest, obj: DomainPolicy, form: Any, change: bool) -> None:
+        """Through the service: the domain normalised, every changed field audited."""
+        values = {name: form.cleaned_data[name] for name in DOMAIN_POLICY_FIELDS if name in form.cleaned_data}
+        saved = domain_policy_save(actor=request.user, domain=obj.domain, values=values)
+        obj.pk = saved.pk
+        obj.domain = saved.domain
 
 
 @admin.register(EditorialTask)

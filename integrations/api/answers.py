@@ -56,7 +56,7 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     try:
         with transaction.atomic():
             answer = answer_submit(actor=user, raw_response=raw, passage_version_ids=list(ids), question=payload.question,
-                                   model_name=payload.model, language=payload.language or "en")
+                                   model_name=payload.model, language=payload.language or "en", mode=payload.mode)
             if idempotency_key:
                 Idempotency.objects.create(user=user, key=idempotency_key, answer=answer)
     except IntegrityError:

@@ -101,6 +101,9 @@ class AnswerIn(Strict):
     question: Text(20000) = ""  # type: ignore[valid-type]
     language: Text(16) = "en"  # type: ignore[valid-type]
     model: Text(200) = ""  # type: ignore[valid-type]
+    mode: Literal["knowledge_base", "research"] | None = Field(
+        None, description="Verification mode: knowledge_base (one approved primary source) or research (two independent domains); default: the deployment's."
+    )
 
 
 class CitedPassage(BaseModel):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from citecheck.errors import IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
 from claims.selectors import answers_citing
+from claims.services.reverify import claims_reverify_for_block
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
@@ -89,6 +90,8 @@ def block_apply(
             raise InvalidInput(f"target must be source, domain or passage (got {target!r})", field="target")
         switch_data = {"affected_answers": affected}
         audit_record(actor=actor, action="block_apply", obj=switch, to_state="blocked", reason=reason, data=switch_data)
+        claims_reverify_for_block(reason=f"{target} blocked: {reason}", source_id=switch.source_id if target == BlockTarget.SOURCE else None,
+                                  domain=switch.domain, passage_id=switch.passage_id)
     return switch, affected
 
 
@@ -124,6 +127,8 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
             Passage.objects.filter(pk=switch.passage_id).update(is_blocked=False, blocked_reason="")
             audit_record(actor=actor, action="passage_unblock", object_type="sources.passage", object_id=str(switch.passage_id), from_state="blocked", to_state="open", reason=reason)
             export_change_record(cause="unblock", passage_ids=[switch.passage_id])
+        claims_reverify_for_block(reason=f"{switch.target} unblocked: {reason}", source_id=switch.source_id if switch.target == BlockTarget.SOURCE else None,
+                                  domain=switch.domain, passage_id=switch.passage_id)
     return switch
 
 

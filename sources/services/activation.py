@@ -25,7 +25,8 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
     A pair passes when its expected passage is in the version, its quote (if any) is in that
     passage, and the configured judge's verdict equals the expected status.
     """
-    from claims.services import judgement_get
+    from claims.services import JudgeFailure, judgement_get
+    from dispatch.services import RetryLater
 
     version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
     if version is None:
@@ -56,6 +57,8 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
             if pair.expected_quote:
                 result.quote_found = pair.expected_quote in pv.text
             judgement = judgement_get(claim_text=pair.claim, passage_version=pv)
+            if isinstance(judgement, JudgeFailure):  # a judge outage is never a failing pair: run the pairs later
+                raise RetryLater(max(judgement.retry_in, 15.0), f"judge unavailable: {judgement.error[:200]}")
             judge_name = judgement.judge
             result.actual_status = judgement.status
             quote_ok = result.quote_found is not False
@@ -220,6 +223,10 @@ def version_activate(*, actor: Actor, version_id: int, reason: str = "", action:
             actor=actor, action=action, obj=version,
             from_state=f"v{previous.number}" if previous else "", to_state=f"v{version.number}", reason=reason,
         )
+        from claims.services import claims_reverify_for_activation
+
+        claims_reverify_for_activation(version_id=version.pk, previous_version_id=previous.pk if previous else None,
+                                       reason=f"{source} v{version.number} {'rolled back to' if action == 'version_rollback' else 'activated'}")
     logger.info("version.activated", extra={"version_id": version.pk, "source_id": version.source_id})
     return version
 

@@ -214,6 +214,9 @@ WITHHELD_EVIDENCE_STATES = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
 def _set_evidence(source: Source, status: str, reason: str) -> None:
     if source.evidence_status != status:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
+        from claims.services import claims_reverify_for_block
+
+        claims_reverify_for_block(source_id=source.pk, reason=f"evidence of {source} is now {status}: {reason}")
         source.evidence_status = status
         export_change_record(cause=f"evidence_{status}"[:40], source_ids=[source.pk], retracted=status in WITHHELD_EVIDENCE_STATES)
 
@@ -266,7 +269,11 @@ def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
             source.next_check_at = now + min(recheck, timedelta(hours=1))
         elif state in ATTENTION_LINK_STATES:
-            if source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
+            if state == LinkState.BLOCKED and source.evidence_status != EvidenceStatus.DEAD:
+                # The page now leads where we may not go (a blocked domain, a private address):
+                # what it served before may have come from there too. Withheld until a check succeeds.
+                _set_evidence(source, EvidenceStatus.SUSPENDED, f"{state}: {fetch.error}")
+            elif source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
             _open_task(source=source, kind=TaskKind.EDITORIAL_ATTENTION, detail=f"link check: {state}: {fetch.error}")
             source.next_check_at = now + recheck

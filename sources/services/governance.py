@@ -134,3 +134,36 @@ def source_update(
             fetch_request(source=source)
     logger.info("source.updated", extra={"source_id": source.pk, "fields": [name for name, _, _ in changes]})
     return source
+
+
+# Every editable field but the domain itself and its block (which only `block_apply`/`block_lift` change).
+DOMAIN_POLICY_FIELDS = tuple(
+    f.name for f in DomainPolicy._meta.concrete_fields if f.editable and not f.primary_key and f.name not in ("domain", "is_blocked", "blocked_reason")
+)
+
+
+def domain_policy_save(*, actor: Actor, domain: str, values: dict[str, object]) -> DomainPolicy:
+    """Create or change a domain's policy (not its block: that is `block_apply`), one audit row
+    per field changed. The domain is normalised to its registrable domain."""
+    from citecheck.urlnorm import registrable_domain
+
+    permission_require(actor=actor, perm="sources.change_domainpolicy", action="domain_policy_save")
+    name = registrable_domain(domain.strip()) if domain.strip() else ""
+    if not name:
+        raise InvalidInput("Name the domain.", field="domain")
+    unknown = set(values) - set(DOMAIN_POLICY_FIELDS)
+    if unknown:
+        raise InvalidInput(f"not a domain policy field: {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        policy, created = DomainPolicy.objects.select_for_update().get_or_create(domain=name)
+        changed = [(field, getattr(policy, field), value) for field, value in values.items() if getattr(policy, field) != value]
+        for field, _, value in changed:
+            setattr(policy, field, value)
+        if changed:
+            policy.save(update_fields=[field for field, _, _ in changed])
+        if created:
+            audit_record(actor=actor, action="domain_policy_create", obj=policy)
+        for field, old, new in changed:
+            audit_record(actor=actor, action="domain_policy_save", obj=policy, from_state=str(old)[:40], to_state=str(new)[:40],
+                         data={"field": field, "from": old, "to": new})
+    return policy

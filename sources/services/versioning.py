@@ -73,6 +73,7 @@ def version_extract(*, version_id: int) -> SourceVersion | None:
         url=version.source.canonical_url,
         max_chars=settings.CITECHECK_PASSAGE_MAX_CHARS,
         deadline_seconds=settings.CITECHECK_EXTRACT_DEADLINE,
+        memory_limit_mb=settings.CITECHECK_EXTRACT_MEMORY_MB or None,
     )
     status = result.status if result.status in ExtractionStatus.values else ExtractionStatus.ERROR
     with transaction.atomic():
@@ -121,21 +122,36 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
     keys = passage_keys(passages)
     existing = {p.key: p for p in Passage.objects.filter(source=source, key__in=keys)}
     base_members: dict[int, PassageVersion] = {}
+    changed_old: list[PassageVersion] = []
     if base is not None:
         for member in VersionPassage.objects.filter(source_version=base).exclude(change_kind=ChangeKind.REMOVED).select_related("passage_version"):
             base_members[member.passage_version.passage_id] = member.passage_version
 
+    # Every new Passage and PassageVersion of the page in one INSERT each, the existing texts in
+    # one read: a page costs a fixed number of queries, not a few per passage.
+    headings = [_heading_path(extracted.heading_path) for extracted in passages]
+    fresh = [
+        Passage(source=source, key=key, heading_path=heading[:1000], anchor=str(extracted.anchor or "")[:300], ordinal=ordinal)
+        for ordinal, (key, extracted, heading) in enumerate(zip(keys, passages, headings, strict=True))
+        if key not in existing
+    ]
+    for passage in Passage.objects.bulk_create(fresh):
+        existing[passage.key] = passage
+    known_texts = {
+        (pv.passage_id, pv.fingerprint): pv
+        for pv in PassageVersion.objects.filter(
+            passage_id__in=[existing[key].pk for key in keys], fingerprint__in={extracted.fingerprint for extracted in passages}
+        )
+    }
     summary = {kind: 0 for kind in ChangeKind.values}
     seen_passages: set[int] = set()
-    members = []
-    changed_old: list[PassageVersion] = []
-    for ordinal, (key, extracted) in enumerate(zip(keys, passages, strict=True)):
-        passage = existing.get(key)
-        heading = _heading_path(extracted.heading_path)
-        if passage is None:
-            passage = Passage.objects.create(source=source, key=key, heading_path=heading[:1000], anchor=str(extracted.anchor or "")[:300], ordinal=ordinal)
-        elif passage.ordinal != ordinal or passage.anchor != (extracted.anchor or ""):
-            Passage.objects.filter(pk=passage.pk).update(ordinal=ordinal, anchor=str(extracted.anchor or "")[:300])
+    rows: list[tuple[int, PassageVersion, str, PassageVersion | None]] = []
+    new_texts: list[PassageVersion] = []
+    for ordinal, (key, extracted, heading) in enumerate(zip(keys, passages, headings, strict=True)):
+        passage = existing[key]
+        anchor = str(extracted.anchor or "")[:300]
+        if passage.ordinal != ordinal or passage.anchor != anchor:
+            Passage.objects.filter(pk=passage.pk).update(ordinal=ordinal, anchor=anchor)
         seen_passages.add(passage.pk)
         old = base_members.get(passage.pk)
         if old is None:
@@ -145,9 +161,9 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
         else:
             kind = ChangeKind.CHANGED
             changed_old.append(old)
-        pv = PassageVersion.objects.filter(passage=passage, fingerprint=extracted.fingerprint).first()
+        pv = known_texts.get((passage.pk, extracted.fingerprint))
         if pv is None:
-            pv = PassageVersion.objects.create(
+            pv = PassageVersion(
                 passage=passage,
                 text=extracted.text,
                 fingerprint=extracted.fingerprint,
@@ -158,10 +174,18 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
                 first_seen_at=now,
                 last_seen_at=now,
             )
-        else:
-            PassageVersion.objects.filter(pk=pv.pk).update(last_seen_at=now)
+            new_texts.append(pv)
         summary[kind] += 1
-        members.append(VersionPassage(source_version=version, passage_version=pv, ordinal=ordinal, change_kind=kind, previous=old if kind == ChangeKind.CHANGED else None))
+        rows.append((ordinal, pv, kind, old))
+    new_ids = {id(pv) for pv in new_texts}
+    seen_again = [pv.pk for _, pv, _, _ in rows if id(pv) not in new_ids]
+    PassageVersion.objects.bulk_create(new_texts)
+    if seen_again:
+        PassageVersion.objects.filter(pk__in=seen_again).update(last_seen_at=now)
+    members = [
+        VersionPassage(source_version=version, passage_version=pv, ordinal=ordinal, change_kind=kind, previous=old if kind == ChangeKind.CHANGED else None)
+        for ordinal, pv, kind, old in rows
+    ]
     removed = [pv for pid, pv in base_members.items() if pid not in seen_passages]
     for offset, old in enumerate(removed):
         members.append(VersionPassage(source_version=version, passage_version=old, ordinal=len(passages) + offset, change_kind=ChangeKind.REMOVED, previous=old))

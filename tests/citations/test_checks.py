@@ -50,6 +50,7 @@ EXPECTED_KEYS = {
     "no_citations",
     "prompt_tokens",
     "warnings",
+    "quotes",
 }
 
 

@@ -61,6 +61,7 @@ def test_json_output_has_exactly_the_issue_keys_and_exit_1_when_flagged(seed_fil
         "no_citations",
         "prompt_tokens",
         "warnings",
+        "quotes",
     ]
     assert data["citations"][1] == {"source": 4, "quote": "4 bytes per dimension plus 8", "result": "not_found"}
 

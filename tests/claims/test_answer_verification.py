@@ -46,14 +46,15 @@ def test_two_independent_sources_verify_a_claim_and_a_changed_number_contradicts
     b = _activate(base_b + "/delivery", editor, approver, run_jobs)
     pa, pb = _passage(a, "Delivery terms > Express delivery"), _passage(b, "Delivery terms > Express delivery")
     text = "Hello! Express delivery takes 1 to 2 working days [1][2]. Express delivery costs £4.95 [1]."
-    answer = answer_submit(actor=editor, raw_response=text, passage_version_ids=[pa.pk, pb.pk], question="How fast is express?")
+    answer = answer_submit(actor=editor, raw_response=text, passage_version_ids=[pa.pk, pb.pk], question="How fast is express?", mode="research")
     run_jobs()
     answer.refresh_from_db()
     claims = {c["claim"]: c for c in answer.report["claims"]}
-    assert claims["Express delivery takes 1 to 2 working days."]["state"] == "verified"
+    assert claims["Express delivery takes 1 to 2 working days."]["state"] == "supported"
+    assert claims["Express delivery takes 1 to 2 working days."]["verified"] is True
     assert claims["Express delivery takes 1 to 2 working days."]["confidence"] == "medium"
     assert claims["Express delivery costs £4.95."]["state"] == "contradicted"
-    assert answer.state == AnswerState.CONFLICTING
+    assert answer.state == AnswerState.CONTRADICTED, "one source refutes the claim; no two sources disagree"
     assert answer.state_wording
     assert "Hello!" not in claims, "a greeting needs no evidence"
     card = answer.report["card"]
@@ -67,12 +68,15 @@ def test_one_site_twice_is_a_single_source(two_shops, editor, approver, run_jobs
     a = _activate(base + "/delivery", editor, approver, run_jobs)
     b = _activate(base + "/old-delivery", editor, approver, run_jobs)  # same site, another page
     ids = [_passage(a, "Delivery terms > Express delivery").pk, _passage(b, "Delivery terms > Express delivery").pk]
-    answer = answer_submit(actor=editor, raw_response="Express delivery takes 1 to 2 working days [1][2].", passage_version_ids=ids)
+    answer = answer_submit(actor=editor, raw_response="Express delivery takes 1 to 2 working days [1][2].", passage_version_ids=ids, mode="research")
+    kb = answer_submit(actor=editor, raw_response="Express delivery takes 1 to 2 working days [1][2].", passage_version_ids=ids)
     run_jobs()
     answer.refresh_from_db()
     [claim] = answer.report["claims"]
     assert claim["state"] == "single_source"
-    assert answer.state == AnswerState.SUPPORTED
+    assert answer.state == AnswerState.PARTLY_SUPPORTED, "research needs two independent domains"
+    kb.refresh_from_db()
+    assert kb.verification_mode == "knowledge_base" and kb.state == AnswerState.SUPPORTED, "one approved primary source is enough"
 
 
 def test_unstated_claim_has_no_evidence_and_judgements_are_cached(two_shops, editor, approver, run_jobs):
@@ -139,7 +143,8 @@ def test_answer_view_in_the_admin_shows_state_wording_and_escaped_claims(two_sho
     answer.refresh_from_db()
     from django.utils.html import escape
 
-    assert answer.state == AnswerState.PARTLY_SUPPORTED
+    # The script "sentence" is a claim no passage backs; the built-in judge may be unsure about it.
+    assert answer.state in (AnswerState.PARTLY_SUPPORTED, AnswerState.PENDING)
     assert escape(answer.state_wording) in page
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;" in page

@@ -20,7 +20,8 @@ def article(path: str) -> bytes:
 
 
 class CountingServer:
-    def __init__(self, host: str = "127.0.0.1", delay: float = 0.0, first_delay: float = 0.0) -> None:
+    def __init__(self, host: str = "127.0.0.1", delay: float = 0.0, first_delay: float = 0.0, body: bytes | None = None) -> None:
+        self.body = body  # served for every path instead of the article
         self.delay = delay
         self.first_delay = first_delay  # only the very first request the server gets waits this long
         self.lock = threading.Lock()
@@ -46,7 +47,7 @@ class CountingServer:
                         time.sleep(owner.delay)
                     if first and owner.first_delay:
                         time.sleep(owner.first_delay)
-                    body = article(self.path)
+                    body = owner.body if owner.body is not None else article(self.path)
                     self.send_response(200)
                     self.send_header("Content-Type", "text/html; charset=utf-8")
                     self.send_header("Content-Length", str(len(body)))

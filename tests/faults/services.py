@@ -127,6 +127,14 @@ class PgCluster:
         bindir = _pg_bin()
         if bindir is None or shutil.which("runuser") is None:
             pytest.skip("needs PostgreSQL server binaries (/usr/lib/postgresql/*/bin) and runuser")
+        try:
+            import pwd
+
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("needs a `postgres` system user to run a throwaway PostgreSQL cluster")
+        if os.geteuid() != 0:
+            pytest.skip("a throwaway PostgreSQL cluster is started with runuser, which needs root")
         self.bin = bindir
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="cc-fault-pg-"))
@@ -170,6 +178,7 @@ def app_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str
         REDIS_URL=redis_url,
         CITECHECK_FETCH_ALLOW_NETWORKS="127.0.0.0/8",
         DJANGO_SETTINGS_MODULE="citecheck_site.settings",
+        CITECHECK_PLAIN_STATIC="true",  # no collectstatic for throwaway instances
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)

@@ -114,3 +114,45 @@ def test_an_ipv4_mapped_literal_is_stored_bracketed_and_fetches(hosts, editor, r
     fetch = FetchResult.objects.get(source=source)
     assert fetch.link_state == "ok", fetch.error
     assert SourceVersion.objects.filter(source=source).exists()
+
+
+def test_the_bulk_link_check_refuses_a_redirect_to_a_blocked_domain_too(hosts, editor, approver):
+    from sources.services import links_check
+
+    a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
+    b.routes["/x"] = (200, {}, PAGE)
+    a.routes["/x"] = (302, {"Location": b.base + "/x"}, b"")
+    a.routes["/ok"] = (200, {}, PAGE)
+    moved = source_register(actor=editor, url=a.base + "/x", fetch=False)
+    fine = source_register(actor=editor, url=a.base + "/ok", fetch=False)
+    block_apply(actor=approver, target="domain", domain="127.0.0.2", reason="hostile site")
+    counts = links_check(source_ids=[moved.pk, fine.pk])
+    assert counts == {"blocked": 1, "ok": 1}
+    assert b.hits == []
+    assert "domain 127.0.0.2 is blocked" in FetchResult.objects.get(source=moved).error
+
+
+def test_evidence_fetched_through_a_redirect_is_withheld_once_its_target_domain_is_blocked(hosts, editor, approver, run_jobs):
+    from reviews.models import BlockSwitch
+    from reviews.services import block_lift
+
+    a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
+    b.routes["/terms"] = (200, {}, PAGE)
+    a.routes["/terms"] = (302, {"Location": b.base + "/terms"}, b"")
+    source = source_register(actor=editor, url=a.base + "/terms", priority="primary")
+    run_jobs()
+    version_activate(actor=approver, version_id=SourceVersion.objects.get(source=source).pk)
+    assert export_passages().exists(), "B was allowed when the page was fetched"
+
+    block_apply(actor=approver, target="domain", domain="127.0.0.2", reason="taken over")
+    source_refetch(actor=editor, source_id=source.pk)
+    run_jobs()
+    source.refresh_from_db()
+    assert (source.link_state, source.evidence_status) == ("blocked", "suspended")
+    assert not export_passages().exists(), "content from the blocked domain leaves the export"
+
+    block_lift(actor=approver, switch_id=BlockSwitch.objects.get(domain="127.0.0.2").pk, reason="cleaned up")
+    source_refetch(actor=editor, source_id=source.pk)
+    run_jobs()
+    source.refresh_from_db()
+    assert source.evidence_status == "verified" and export_passages().exists()

@@ -128,3 +128,57 @@ def test_a_url_change_is_checked_like_a_registration(hosts, client, editor, run_
     source.refresh_from_db()
     assert (source.owner, source.priority) == ("Legal", "supplementary")
     assert AuditLog.objects.filter(action="source_update", reason="handover").count() == 2, "one row per field changed"
+
+
+def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, approver):
+    from reviews.services import block_apply
+    from sources.models import DomainPolicy
+
+    block_apply(actor=approver, target="domain", domain="evil.example", reason="hostile")
+    policy = DomainPolicy.objects.get(domain="evil.example")
+    client.force_login(editor)
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {
+        "domain": "harmless.example", "quality_tier": 0, "allowed_for_links": "on", "min_request_gap_ms": 0,
+        "max_concurrent_requests": 0, "notes": ""})
+    policy.refresh_from_db()
+    assert (policy.domain, policy.is_blocked) == ("evil.example", True)
+
+
+def test_the_governance_page_keeps_an_accepted_canonical_url(hosts, client, editor, editor2, run_jobs):
+    from sources.models import EditorialTask, TaskKind
+    from sources.services import canonical_proposal_decide
+
+    site = hosts("127.0.0.1")
+    site.routes["/new"] = (200, {}, PAGE)
+    site.routes["/old"] = (301, {"Location": "/new"}, b"")
+    source = source_register(actor=editor, url=site.base + "/old")
+    run_jobs()
+    task = EditorialTask.objects.get(source=source, kind=TaskKind.CANONICAL_CHANGE)
+    canonical_proposal_decide(actor=editor2, task_id=task.pk, accept=True, reason="moved")
+    client.force_login(editor)
+    page = client.get(f"/admin/sources/source/{source.pk}/governance/").content.decode()
+    assert f'value="{site.base}/new"' in page
+    client.post(f"/admin/sources/source/{source.pk}/governance/", {
+        "risk_level": "normal", "priority": "supplementary", "owner": "Legal", "url": site.base + "/new", "reason": "owner named"})
+    source.refresh_from_db()
+    assert (source.owner, source.canonical_url) == ("Legal", site.base + "/new")
+
+
+def test_domain_policy_changes_in_the_admin_are_normalised_and_audited(client, editor, viewer):
+    from sources.models import DomainPolicy
+
+    client.force_login(editor)
+    form = {"domain": "https://News.Example.co.uk/x", "quality_tier": 2, "allowed_for_links": "on", "min_request_gap_ms": 0,
+            "max_concurrent_requests": 0, "notes": ""}
+    assert client.post("/admin/sources/domainpolicy/add/", form).status_code == 302
+    policy = DomainPolicy.objects.get()
+    assert policy.domain == "example.co.uk" and policy.quality_tier == 2
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {**form, "allowed_for_links": ""})
+    policy.refresh_from_db()
+    assert policy.allowed_for_links is False
+    row = AuditLog.objects.get(action="domain_policy_save", data__field="allowed_for_links")
+    assert (row.actor, row.from_state, row.to_state) == (editor, "True", "False")
+    client.force_login(viewer)
+    client.post(f"/admin/sources/domainpolicy/{policy.pk}/change/", {**form, "allowed_for_links": "on"})
+    policy.refresh_from_db()
+    assert policy.allowed_for_links is False

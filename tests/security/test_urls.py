@@ -47,3 +47,10 @@ def test_credentials_are_stripped_from_the_url():
     assert strip_credentials("https://example.com/a@b") == "https://example.com/a@b"
     normalised = normalize_url("https://user:secret@example.com/x")
     assert "secret" not in normalised and normalised == "https://example.com/x"
+
+
+def test_a_public_ipv6_literal_passes_the_guard_after_normalisation():
+    url = normalize_url("https://[2606:4700:4700::1111]/dns")
+    assert url == "https://[2606:4700:4700::1111]/dns"
+    assert classify_url(url).ok
+    assert registrable_domain(url) == "2606:4700:4700::1111"

@@ -17,7 +17,9 @@ from typing import Any
 
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES
 
-__all__ = ["CLASSES", "LONG_PASSAGE", "MIN_ALIGNED", "Combiner", "Decision", "decide", "load_combiner", "settle"]
+CONTRARY_FEATURES = ("num_missing", "neg_xor", "null_best", "null_claim", "antonym")
+
+__all__ = ["CONTRARY_FEATURES", "CLASSES", "LONG_PASSAGE", "MIN_ALIGNED", "Combiner", "Decision", "decide", "load_combiner", "settle"]
 
 CLASSES: tuple[str, ...] = ("supported", "partly_supported", "contradicted", "unsupported")
 COEFFICIENTS = Path(__file__).resolve().with_name("combiner.json")
@@ -81,14 +83,16 @@ class Decision:
 
 
 def decide(probs: dict[str, float], thresholds: dict[str, float], *, numbers_ok: bool,
-           aligned: bool = True) -> Decision:
+           aligned: bool = True, contrary: bool = True) -> Decision:
     """The verdict for the combiner's probabilities.
 
     A status is given only when its probability reaches its threshold (``supported`` first, then
     ``contradicted``, ``partly_supported``, ``unsupported``); a claim whose numbers the passage does
     not hold is never ``supported``; a claim no passage window is aligned with (``aligned`` False:
     less than a third of its informative words in the best window) is neither backed nor
-    contradicted by it, so only ``unsupported`` is possible. Nothing reaching its threshold -> ``unsupported`` with low
+    contradicted by it, so only ``unsupported`` is possible; ``contradicted`` needs a visible
+    sign (``contrary``: one-sided negation, an antonym, a finding of no effect, a missing number).
+    Nothing reaching its threshold -> ``unsupported`` with low
     confidence (the judge could not decide). Confidence is ``high`` at or above ``thresholds["high"]``.
     """
     high = thresholds.get("high", 0.8)
@@ -98,6 +102,8 @@ def decide(probs: dict[str, float], thresholds: dict[str, float], *, numbers_ok:
             continue
         if status != "unsupported" and not aligned:
             continue
+        if status == "contradicted" and not contrary:
+            continue  # "says otherwise" needs a sign an editor can see: negation, antonym, no-effect, number
         p = probs[status]
         if p >= thresholds[status]:
             return Decision(status, "high" if p >= high else "medium", p)
@@ -105,7 +111,7 @@ def decide(probs: dict[str, float], thresholds: dict[str, float], *, numbers_ok:
 
 
 def settle(rule_status: str, probs: dict[str, float] | None, thresholds: dict[str, float], *,
-           numbers_ok: bool, long: bool, aligned: bool = True) -> Decision:
+           numbers_ok: bool, long: bool, aligned: bool = True, contrary: bool = True) -> Decision:
     """The whole policy, from what the rules said and the combiner's probabilities.
 
     - rules ``supported`` -> supported, high; on a long passage only when the combiner agrees
@@ -122,4 +128,4 @@ def settle(rule_status: str, probs: dict[str, float] | None, thresholds: dict[st
         return Decision(rule_status, "medium", 1.0)
     if rule_status != "unsupported" or probs is None:
         return Decision(rule_status, "high", 1.0)
-    return decide(probs, thresholds, numbers_ok=numbers_ok, aligned=aligned)
+    return decide(probs, thresholds, numbers_ok=numbers_ok, aligned=aligned, contrary=contrary)

@@ -19,8 +19,8 @@ from typing import Any
 from citecheck.judges import Verdict, validate_verdict
 from citecheck.judges.builtin.analysis import _analyse_claim
 from citecheck.judges.builtin.authorship import extract_authorship
-from citecheck.judges.builtin.combiner import LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
-from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, features
+from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
+from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.rules import RuleOutcome, _quantity_signature, judge_by_rules
 from citecheck.judges.builtin.tokens import detect_language
@@ -29,8 +29,17 @@ BUILTIN_VERSION = "builtin-2"
 HEURISTIC_PREFIX = "[heuristic] "
 JUDGE_NAME = "builtin"
 UNDECIDED = "the built-in judge could not decide"
+# What an editor can check when the combiner says "contradicted" (one of these is always there).
+_SIGNS = (
+    ("neg_xor", "a negation on one side only"),
+    ("antonym", "an opposite word"),
+    ("null_best", "a finding of no effect"),
+    ("null_claim", "the claim denies an effect"),
+    ("num_missing", "a number of the claim is not in the passage"),
+)
 _NUM_MISSING = FEATURE_NAMES.index("num_missing")
 _WCOV = FEATURE_NAMES.index("wcov_best")
+_CONTRARY = [FEATURE_NAMES.index(name) for name in CONTRARY_FEATURES]
 
 
 class BuiltinJudge:
@@ -62,7 +71,8 @@ class BuiltinJudge:
         if not claim.strip():
             return self._verdict("unsupported", "the claim is empty")
         lang = detect_language(claim + " " + passage[:600])
-        rule = judge_by_rules(claim, passage, lang)
+        window = excerpt(claim, passage, lang) if len(passage) > LONG_PASSAGE else None
+        rule = judge_by_rules(claim, passage, lang, window=window)
         if rule.navigation:
             return self._verdict(rule.status, rule.note)
         if rule.status != "unsupported" and len(passage) <= LONG_PASSAGE:  # the rules decided; no need to weigh
@@ -75,7 +85,8 @@ class BuiltinJudge:
         combiner = load_combiner()
         probs = combiner.probabilities(values)
         decision = settle(rule.status, probs, combiner.thresholds, numbers_ok=values[_NUM_MISSING] == 0.0,
-                          long=len(passage) > LONG_PASSAGE, aligned=values[_WCOV] >= MIN_ALIGNED)
+                          long=len(passage) > LONG_PASSAGE, aligned=values[_WCOV] >= MIN_ALIGNED,
+                          contrary=any(values[k] for k in _CONTRARY))
         cover = f"its best sentence holds {values[_WCOV]:.0%} of the claim's informative words"
         odds = f"p={probs[decision.status]:.2f}" if decision.status in probs else ""
         if rule.status != "unsupported" and rule.span is not None:
@@ -99,6 +110,9 @@ class BuiltinJudge:
             "partly_supported": "says part of this",
             "contradicted": "says otherwise",
         }[decision.status]
+        if decision.status == "contradicted":
+            signs = [text for name, text in _SIGNS if values[FEATURE_NAMES.index(name)]]
+            what += f" ({', '.join(signs)})"
         return self._verdict(decision.status, f"the passage {what}: {cover} ({odds})", stripped or None,
                              start, confidence=decision.confidence)
 

@@ -33,7 +33,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
 from citecheck.text import sentences_with_markers
 
-__all__ = ["FEATURE_NAMES", "Alignment", "align", "features", "informativeness"]
+__all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
@@ -176,30 +176,54 @@ class _Text:
     numbers: frozenset[float]
 
 
-@lru_cache(maxsize=4096)
-def _read(text: str, lang: str) -> _Text:
-    stop = lx.STOPWORDS[lang] | _EXTRA_STOP
+@lru_cache(maxsize=131072)
+def _word(raw: str, lang: str) -> tuple[str, str | None, float]:
+    """(folded word, its stem or None for a function word, its informativeness)."""
+    word = _fold(raw)
+    if word in lx.STOPWORDS[lang] or word in _EXTRA_STOP or len(word) < 2 or word.isdigit():
+        return word, None, 0.0
+    return word, _norm(word, lang), informativeness(word, lang)
+
+
+def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None, float]]]:
+    """Read ``text`` once: the _Text (without numbers) and its run of (offset, word, stem, weight)."""
     stems: list[str] = []
     weights: dict[str, float] = {}
     words: list[str] = []
     names: list[str] = []
+    run: list[tuple[int, str, str | None, float]] = []
     after_stop = True
     for match in _WORD_RE.finditer(text):
         raw = match.group()
-        word = _fold(raw)
+        word, stem, weight = _word(raw, lang)
         words.append(word)
-        if raw[0].isupper() and not after_stop and not word.isdigit() and word not in stop:
-            names.append(word)
+        run.append((match.start(), word, stem, weight))
+        if stem is not None:
+            if raw[0].isupper() and not after_stop:
+                names.append(word)
+            stems.append(stem)
+            if weight > weights.get(stem, 0.0):
+                weights[stem] = weight
         after_stop = text[match.end() : match.end() + 2].startswith((".", "!", "?"))
-        if word in stop or len(word) < 2 or word.isdigit():
-            continue
-        stem = _norm(word, lang)
-        stems.append(stem)
-        weight = informativeness(word, lang)
-        if weight > weights.get(stem, 0.0):
-            weights[stem] = weight
-    numbers = frozenset(round(t.value, 6) for t in _tokenize(text, lang) if t.kind == NUM)
-    return _Text(stems, weights, frozenset(words), frozenset(names), numbers)
+    return _Text(stems, weights, frozenset(words), frozenset(names), frozenset()), run
+
+
+@lru_cache(maxsize=1024)
+def _passage_numbers(passage: str, lang: str) -> frozenset[float]:
+    return _numbers(passage, lang)
+
+
+def _numbers(text: str, lang: str) -> frozenset[float]:
+    if not any(ch.isdigit() for ch in text) and not any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split()):
+        return frozenset()
+    return frozenset(round(t.value, 6) for t in _tokenize(text, lang) if t.kind == NUM)
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str, lang: str) -> _Text:
+    read, _ = _scan(text, lang)
+    read.numbers = _numbers(text, lang)
+    return read
 
 
 @dataclass(slots=True)
@@ -212,25 +236,69 @@ class Alignment:
     text: _Text
 
 
-def _windows(passage: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1024)
+def _passage(passage: str, lang: str) -> tuple[_Text, list[tuple[int, int, _Text]]]:
+    """The whole passage read once, and its windows (each sentence, each pair of adjacent ones)."""
+    whole, run = _scan(passage, lang)  # its numbers are read only when a claim has some (_passage_numbers)
     sentences = [(s.start, s.end) for s in sentences_with_markers(passage) if passage[s.start : s.end].strip()]
     if not sentences:
-        return [(0, len(passage))]
-    out = list(sentences)
-    out += [(a[0], b[1]) for a, b in zip(sentences, sentences[1:], strict=False)]
-    return out
+        return whole, [(0, len(passage), whole)]
+    singles: list[tuple[int, int, _Text]] = []
+    k = 0
+    for start, end in sentences:
+        stems: list[str] = []
+        weights: dict[str, float] = {}
+        words: list[str] = []
+        while k < len(run) and run[k][0] < start:
+            k += 1
+        j = k
+        while j < len(run) and run[j][0] < end:
+            _, word, stem, weight = run[j]
+            words.append(word)
+            if stem is not None:
+                stems.append(stem)
+                if weight > weights.get(stem, 0.0):
+                    weights[stem] = weight
+            j += 1
+        k = j
+        singles.append((start, end, _Text(stems, weights, frozenset(words), frozenset(), frozenset())))
+    windows = list(singles)
+    for (a_start, _, a), (_, b_end, b) in zip(singles, singles[1:], strict=False):
+        weights = dict(a.weights)
+        for stem, weight in b.weights.items():
+            if weight > weights.get(stem, 0.0):
+                weights[stem] = weight
+        windows.append((a_start, b_end, _Text(a.stems + b.stems, weights, a.words | b.words, frozenset(), frozenset())))
+    return whole, windows
+
+
+def excerpt(claim: str, passage: str, lang: str) -> tuple[int, int]:
+    """The part of a long passage worth reading closely for ``claim``: its best-aligned window and
+    one sentence either side (character offsets). The rules read only this part of a long page, so
+    a number or negation elsewhere on the page is not bound to the claim."""
+    best = align(claim, passage, lang)
+    _, windows = _passage(passage, lang)
+    sentences = [(a, b) for a, b, _ in windows[: _sentence_count(windows)]]
+    starts = [a for a, _ in sentences]
+    first = max(0, max((i for i, a in enumerate(starts) if a <= best.start), default=0) - 1)
+    last = min(len(sentences) - 1, max((i for i, (_, b) in enumerate(sentences) if b <= best.end), default=0) + 1)
+    return sentences[first][0], sentences[last][1]
+
+
+def _sentence_count(windows: list[tuple[int, int, _Text]]) -> int:
+    """Windows are the n sentences followed by the n - 1 pairs: n = (len + 1) / 2."""
+    return (len(windows) + 1) // 2
 
 
 def align(claim: str, passage: str, lang: str) -> Alignment:
     """The sentence or pair of adjacent sentences of ``passage`` with the highest BM25 for ``claim``."""
     c = _read(claim, lang)
-    windows = _windows(passage)
-    texts = [_read(passage[a:b], lang) for a, b in windows]
-    avg = sum(len(t.stems) for t in texts) / len(texts) or 1.0
+    _, windows = _passage(passage, lang)
+    avg = sum(len(t.stems) for _, _, t in windows) / len(windows) or 1.0
     best: Alignment | None = None
     k1, b = 1.2, 0.75
     claim_stems = set(c.stems)
-    for (start, end), text in zip(windows, texts, strict=True):
+    for start, end, text in windows:
         counts: dict[str, int] = {}
         for stem in text.stems:
             if stem in claim_stems:
@@ -277,7 +345,7 @@ def _antonym(claim: frozenset[str], window: frozenset[str]) -> bool:
 def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[list[float], Alignment]:
     """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window."""
     c = _read(claim, lang)
-    p = _read(passage, lang)
+    p, _ = _passage(passage, lang)
     best = align(claim, passage, lang)
     w = best.text
     best_set, passage_set = set(w.stems), set(p.stems)
@@ -292,7 +360,7 @@ def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[lis
     claim_total = sum(c.weights.values()) or 1.0
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
-    matched = len(numbers & p.numbers) / len(numbers) if numbers else 0.0
+    matched = len(numbers & _passage_numbers(passage, lang)) / len(numbers) if numbers else 0.0
     neg_claim = _has(c.words, _NEGATION)
     neg_best = _has(w.words, _NEGATION)
     window_text = passage[best.start : best.end].lower()

@@ -154,10 +154,16 @@ class RuleOutcome:
     navigation: bool = False
 
 
-def judge_by_rules(claim: str, passage: str, lang: str) -> RuleOutcome:
+def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, int] | None = None) -> RuleOutcome:
     """The rules of issue 6: every content word of a claim's segment must be in one passage segment;
     quantities, dates, negation and modal flips and contrast groups decide; any contradicted part
-    makes the whole claim contradicted (never supported)."""
+    makes the whole claim contradicted (never supported). ``window`` (start, end): read only that
+    part of the passage; the span's offset is still in the whole passage."""
+    if window is not None and (window[0] > 0 or window[1] < len(passage)):
+        inner = judge_by_rules(claim, passage[window[0] : window[1]], lang)
+        if inner.start is None:
+            return inner
+        return RuleOutcome(inner.status, inner.note, inner.span, inner.start + window[0], inner.navigation)
     page = _analyse_passage(passage, lang)
     if page.navigation:
         return RuleOutcome("unsupported", "the passage is navigation or menu text only, not evidence", navigation=True)

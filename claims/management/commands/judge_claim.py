@@ -125,7 +125,10 @@ class Command(BaseCommand):
 
 
 def _readable(verdict: Verdict) -> str:
-    lines = [f"status: {verdict.status}", f"judge: {verdict.judge}" + (f" ({verdict.model})" if verdict.model else "")]
+    lines = [f"status: {verdict.status}", f"confidence: {verdict.confidence}",
+             f"judge: {verdict.judge}" + (f" ({verdict.model})" if verdict.model else "")]
+    if verdict.error:
+        lines.append(f"error: {verdict.error}")
     if verdict.span is not None:
         lines.append(f"span: {verdict.span}")
     lines.append(f"rationale: {verdict.rationale}")

@@ -23,10 +23,17 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps({"id": answer.pk, "state": answer.state, "wording": answer.state_wording, "report": answer.report}))
             return
         card = answer.report.get("card", {})
-        self.stdout.write(f"answer {answer.pk}: {answer.state}\nthe bot should say: {answer.state_wording}")
+        self.stdout.write(f"answer {answer.pk}: {answer.state} (mode: {answer.verification_mode})\nthe bot should say: {answer.state_wording}")
         for claim in answer.report.get("claims", []):
-            self.stdout.write(f"  [{claim['state']:>13}] ({claim['confidence']}) {claim['claim']}")
+            self.stdout.write(f"  [{claim['state']:>16}] ({claim['confidence']}) {claim['claim']}")
+            if claim.get("correction"):
+                self.stdout.write(f"      correction: {claim['correction'].get('span')} ({claim['correction'].get('link_text')})")
+            for reason in claim.get("pending", []):
+                self.stdout.write(f"      pending: {reason}")
+        retry = answer.report.get("retry")
+        if retry:
+            self.stdout.write(f"verification pending: {retry['failures']} judge call(s) failed ({retry['error']}); run it again later")
         if card:
-            self.stdout.write(f"verification rate: {card.get('verification_rate')}")
+            self.stdout.write(f"verification rate: {card.get('verification_rate_display')} ({card.get('rule')})")
             for gap in card.get("gaps", []):
-                self.stdout.write(f"  gap: {gap}")
+                self.stdout.write(f"  gap: {gap['claim']} — {gap.get('follow_up', '')}; try: {'; '.join(gap.get('queries', []))}")

@@ -37,6 +37,25 @@ def scheduler_loop(interval: float, stop: threading.Event) -> None:
         stop.wait(interval)
 
 
+def preload(names: tuple[str, ...]) -> None:
+    """Import the jobs and load what they need once, in the worker's main process: every forked
+    work-horse inherits it, instead of spending most of a short job importing Django apps,
+    aiohttp, the public-suffix list and trafilatura again."""
+    import importlib
+
+    from dispatch.services import JOB_APPS
+
+    for app in sorted(JOB_APPS):
+        importlib.import_module(f"{app}.jobs")
+    from citecheck.urlnorm import registrable_domain
+
+    registrable_domain("www.example.co.uk")
+    if "extract" in names:
+        from citecheck.extract import warm_up
+
+        warm_up()
+
+
 class Command(BaseCommand):
     help = "Run an RQ worker on Citecheck's queues, with the outbox relay and due-check scheduler."
 
@@ -52,6 +71,7 @@ class Command(BaseCommand):
         if not options["no_scheduler"]:
             threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()
         names = tuple(n.strip() for n in options["queues"].split(",") if n.strip())
+        preload(names)
         while True:
             worker = make_worker(names=names, fork=not options["no_fork"])
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,11 +15,24 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from citecheck_site.embedded_redis import die_with_parent
 from sources.demo.loader import DEMO_HOST
 from sources.demo.site import serve
+
+
+def _port_free(host: str, port: int, variable: str) -> None:
+    """Raise a one-line CommandError if `host:port` is already taken (e.g. by another instance)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CommandError(
+                f"{host}:{port} is already in use ({exc.strerror}; another Citecheck running?): "
+                f"set {variable} to a free port, e.g. {variable}={port + 1} make run"
+            ) from None
 
 
 class Command(BaseCommand):
@@ -29,6 +43,10 @@ class Command(BaseCommand):
         parser.add_argument("--no-demo", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Before anything is printed or set up: a second instance stops here with one clear line.
+        _port_free("127.0.0.1", options["port"], "PORT")
+        if not options["no_demo"]:
+            _port_free(DEMO_HOST, settings.CITECHECK_DEMO_PORT, "CITECHECK_DEMO_PORT")
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         self._admin()
