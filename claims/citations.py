@@ -29,11 +29,12 @@ def _registry_sources(ids: list[int], rules: DomainRules) -> tuple[list[checker.
     return sources, ordered, states
 
 
-def citations_check(*, sources: Any, answer: str, registry_access: bool = False) -> dict[str, Any]:
+def citations_check(*, sources: Any, answer: str, registry_access: bool = True) -> dict[str, Any]:
     """Check an answer against sources given as text (any supported form) or as a list of
     registered passage-version ids (registry mode: each citation also gets its passage's
     state and a safe link). Registry mode, and the registry's URLs as known URLs, only with
-    `registry_access` (a caller with read permission). Raises InvalidInput naming the field."""
+    `registry_access`: the API passes False for callers without read permission (anonymous).
+    Raises InvalidInput naming the field."""
     if not isinstance(answer, str) or not answer.strip():
         raise InvalidInput("answer: give the model's response as a string", field="answer")
     passage_versions: list[PassageVersion] = []
