@@ -59,8 +59,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    # The admin site that shows every URL field through the one outside-link helper.
-    "citecheck_site.admin_site.CitecheckAdminConfig",
+    # The admin site: the editorial desk as its home (desk.site.DeskAdminSite), and every URL
+    # field shown through the one outside-link helper (citecheck_site.admin_site).
+    "desk.apps.DeskAdminConfig",
+    "desk",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -107,6 +109,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "desk.context.desk_banner",
             ],
         },
     },

@@ -8,7 +8,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
@@ -122,15 +123,20 @@ class AnswerAdmin(admin.ModelAdmin):
         return format_html("{}" * len(parts), *parts)
 
     @admin.action(description="Verify again")
-    def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> None:
-        done = 0
+    def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> HttpResponse | None:
+        from desk.views.work import work_url
+
+        ids = []
         for answer in queryset:
             try:
                 answer_verify_again(actor=request.user, answer_id=answer.pk)
-                done += 1
+                ids.append(answer.pk)
             except ServiceError as exc:
                 messages.error(request, exc.message)
-        messages.success(request, f"Verification queued for {done} answer(s): claims whose judgement is missing or failed are asked again.")
+        if not ids:
+            return None
+        messages.success(request, f"Verification queued for {len(ids)} answer(s): claims whose judgement is missing or failed are asked again; this page follows them.")
+        return redirect(work_url(kind="verify", ids=ids, back=request.get_full_path()))
 
 
     def _set_mode(self, request: HttpRequest, queryset: QuerySet[Answer], mode: str) -> None:

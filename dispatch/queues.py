@@ -10,7 +10,7 @@ import redis
 from django.conf import settings
 from rq import Queue, SimpleWorker, Worker
 from rq.job import Job, JobStatus
-from rq.registry import StartedJobRegistry
+from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 QUEUE_NAMES = ("fetch", "extract", "judge", "default")
 # RQ job states after which the job will never run again by itself.
@@ -90,9 +90,19 @@ def notice_abandoned() -> None:
 
 def job_discard(*, job_id: str) -> None:
     """Delete a job that ended badly (and its failed-registry entry), so its id can be sent again."""
-    job = Job.fetch_many([job_id], connection=redis_connection())[0]
-    if job is not None:
+    conn = redis_connection()
+    job = Job.fetch_many([job_id], connection=conn)[0]
+    if job is None:
+        return
+    try:
         job.delete()
+    except ValueError:
+        # RQ 3.0: the dead worker's execution expired before its registry entry, and delete()
+        # gives up on it. Remove the failed-registry entry and the job's keys directly.
+        with conn.pipeline() as pipe:
+            FailedJobRegistry(job.origin, connection=conn).remove(job_id, pipeline=pipe)
+            pipe.delete(job.key, job.execution_registry.key)
+            pipe.execute()
 
 
 def queue_depths() -> dict[str, int]:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
 from reviews.queue_admin import queue_admin_register
@@ -51,12 +53,27 @@ class ApprovalAdmin(admin.ModelAdmin):
 
 @admin.register(BlockSwitch)
 class BlockSwitchAdmin(admin.ModelAdmin):
-    list_display = ("target", "source", "domain", "passage", "reason", "blocked_by", "blocked_at", "lifted_at")
+    """Blocks are applied and lifted on the desk (with a preview and a reason), never deleted."""
+
+    list_display = ("target", "source", "domain", "passage", "reason", "blocked_by", "blocked_at", "lifted_at", "lift_link")
     list_filter = ("target",)
+    list_select_related = ("source", "passage", "blocked_by")
     readonly_fields = [f.name for f in BlockSwitch._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # a switch is the record of a block: it is lifted (block_lift), never deleted
+
+    @admin.display(description="Lift")
+    def lift_link(self, obj: BlockSwitch) -> str:
+        if obj.lifted_at is not None:
+            return f"lifted: {obj.lift_reason}"
+        return format_html('<a href="{}">Lift this block</a>', reverse("admin:desk-block-lift", args=[obj.pk]))
 
 
 @admin.register(SiteSwitch)

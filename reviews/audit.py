@@ -120,6 +120,9 @@ ACTION_LABELS: dict[str, str] = {
     "canonical_proposal_decide": "decide a redirect proposal",
     "answer_submit": "submit an answer",
     "testpairs_import": "import golden pairs",
+    "version_request_changes": "send a version back with requested changes",
+    "review_assign": "assign review items",
+    "review_comment": "comment on review items",
 }
 
 

@@ -160,3 +160,35 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}:{self.object_id}"
+
+
+class ReviewAssignment(models.Model):
+    """Who looks after one review-queue item, and by when. An item is named by its key
+    (`<category>:<object type>:<id>`, e.g. `approval:sources.sourceversion:12`)."""
+
+    item_key = models.CharField(max_length=120, unique=True)
+    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_assignments")
+    due_date = models.DateField(null=True, blank=True)
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    assigned_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["assignee", "due_date"])]
+
+    def __str__(self) -> str:
+        return f"{self.item_key} → {self.assignee}"
+
+
+class ReviewComment(models.Model):
+    """One comment in the thread of a review-queue item (kept; audited)."""
+
+    item_key = models.CharField(max_length=120, db_index=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    text = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["item_key", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.item_key}: {self.text[:60]}"

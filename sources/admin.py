@@ -32,6 +32,7 @@ from sources.models import (
     TaskKind,
     VersionPassage,
 )
+from sources.selectors import with_domain_blocked
 from sources.services import (
     canonical_proposal_decide,
     source_refetch,
@@ -45,17 +46,18 @@ from sources.services import (
 from sources.services.governance import DOMAIN_POLICY_FIELDS, domain_policy_save
 
 
-def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any) -> None:
-    """Call one service per selected row, reporting each refusal next to its row's name."""
-    done = 0
+def _run(request: HttpRequest, action: Any, items: QuerySet[Any], *, kwargs: Any, done: str = "{n} done.") -> None:
+    """Call one service per selected row, reporting each refusal next to its row's name and
+    the successes in a sentence (`done` with {n} and {names})."""
+    names = []
     for item in items:
         try:
             action(actor=request.user, **kwargs(item))
-            done += 1
+            names.append(str(item))
         except ServiceError as exc:
             messages.error(request, f"{item}: {exc.message}")
-    if done:
-        messages.success(request, f"{done} done.")
+    if names:
+        messages.success(request, done.format(n=len(names), names=", ".join(names[:10]) + (" …" if len(names) > 10 else "")))
 
 
 class FetchInline(admin.TabularInline):
@@ -71,10 +73,26 @@ class FetchInline(admin.TabularInline):
         return super().get_queryset(request).order_by("-fetched_at")
 
 
+def _diff_text(obj: SourceVersion) -> str:
+    from desk.selectors import diff_summary_text
+
+    return diff_summary_text(obj)
+
+
+def _extraction_text(obj: SourceVersion) -> str:
+    from desk.selectors import extraction_text
+
+    return "; ".join(f"{label}: {value}" for label, value in extraction_text(obj)) or "—"
+
+
 class VersionInline(admin.TabularInline):
     model = SourceVersion
-    fields = ("number", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active", "activated_at")
+    fields = ("number", "created_at", "extraction_status", "changes", "tested_at", "is_active", "activated_at")
     readonly_fields = fields
+
+    @admin.display(description="Changes")
+    def changes(self, obj: SourceVersion) -> str:
+        return _diff_text(obj)
     extra = 0
     max_num = 0
     can_delete = False
@@ -83,7 +101,8 @@ class VersionInline(admin.TabularInline):
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ("title", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
+    list_display_links = None  # each row links to the source's desk page; it links to this record's form
+    list_display = ("desk_link", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "block_state", "last_checked_at")
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
     search_fields = ("title", "canonical_url", "domain", "owner")
     readonly_fields = (
@@ -129,6 +148,27 @@ class SourceAdmin(admin.ModelAdmin):
                 return redirect("admin:sources_source_change", source.pk)
         return self._form_page(request, form, f"Change risk / priority / URL / owner of {source}")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Source]:
+        return with_domain_blocked(super().get_queryset(request))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Source | None = None) -> bool:
+        # Deleting a blocked source would erase its block record: lift the block first.
+        if obj is not None and obj.is_blocked:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    @admin.display(description="Source", ordering="title")
+    def desk_link(self, obj: Source) -> SafeString:
+        return format_html('<a href="{}">{}</a>', reverse("admin:desk-source", args=[obj.pk]), str(obj))
+
+    @admin.display(description="Blocked")
+    def block_state(self, obj: Source) -> str:
+        if obj.is_blocked:
+            return "✖ blocked"
+        if getattr(obj, "domain_blocked", False):
+            return "✖ blocked (domain)"
+        return "no"
+
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Registration goes through the service (normalisation, duplicates, first fetch)."""
         if not self.has_add_permission(request):
@@ -144,8 +184,8 @@ class SourceAdmin(admin.ModelAdmin):
                 if status is not None and status["state"] == "delayed":
                     messages.warning(request, status["message"])
                 else:
-                    messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued.")
-                return redirect("admin:sources_source_change", source.pk)
+                    messages.success(request, f"Registered {source.canonical_url}; its first fetch is queued. This page follows it through the stages.")
+                return redirect("admin:desk-source", source.pk)
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
@@ -164,6 +204,10 @@ class SourceAdmin(admin.ModelAdmin):
             try:
                 text = form.cleaned_data["file"].read().decode("utf-8")
                 report = sources_import(actor=request.user, text=text, include_sponsored=form.cleaned_data["include_sponsored"]).as_dict()
+                if report["created_ids"]:
+                    from desk.views.work import work_url
+
+                    report["progress_url"] = work_url(kind="fetch", ids=report["created_ids"], back=request.path)
             except UnicodeDecodeError:
                 form.add_error("file", "The file is not UTF-8 text.")
             except ServiceError as exc:
@@ -174,11 +218,16 @@ class SourceAdmin(admin.ModelAdmin):
         context = {**self.admin_site.each_context(request), "title": title, "form": form, "opts": self.model._meta, **extra}
         return TemplateResponse(request, "admin/sources/source/form_page.html", context)
 
-    @admin.action(description="Fetch now")
-    def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
-        _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk})
+    @admin.action(description="Fetch now (re-check)")
+    def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> HttpResponse:
+        from desk.views.work import work_url
+
+        ids = list(queryset.values_list("pk", flat=True))
+        _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
+             done="A fresh fetch is queued for {names}; this page follows them.")
         if any((work_status(source) or {}).get("state") == "delayed" for source in queryset[:50]):
             messages.warning(request, DELAYED_MESSAGE)
+        return redirect(work_url(kind="fetch", ids=ids, back=request.get_full_path()))
 
 
 class MemberInline(admin.TabularInline):
@@ -272,11 +321,12 @@ def version_diff_html(version: SourceVersion) -> SafeString:
 
 @admin.register(SourceVersion)
 class SourceVersionAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "created_at", "extraction_status", "diff_summary", "tested_at", "is_active")
+    list_display = ("__str__", "created_at", "extraction_status", "changes", "tested_at", "is_active")
     list_filter = ("is_active", "extraction_status")
-    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
+    list_select_related = ("source", "compared_to")
+    readonly_fields = ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at", "side_by_side_diff")
     fieldsets = (
-        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction", "diff_summary", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
+        (None, {"fields": ("source", "number", "content_hash", "content_type", "extraction_status", "extraction_metadata", "changes", "compared_to", "is_active", "approvals_required", "tested_at", "activated_at", "created_at")}),
         ("Changes against the compared version", {"fields": ("side_by_side_diff",)}),
     )
     inlines = [MemberInline]
@@ -285,21 +335,35 @@ class SourceVersionAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SourceVersion]:
+        return super().get_queryset(request).defer("body_compressed")
+
+    @admin.display(description="Changes")
+    def changes(self, obj: SourceVersion) -> str:
+        return _diff_text(obj)
+
+    @admin.display(description="Extraction")
+    def extraction_metadata(self, obj: SourceVersion) -> str:
+        return _extraction_text(obj)
+
     @admin.display(description="Side-by-side diff")
     def side_by_side_diff(self, obj: SourceVersion) -> SafeString:
         return version_diff_html(obj)
 
     @admin.action(description="Approve / activate the selected versions")
     def activate(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_activate, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "approved in the admin"})
+        _run(request, version_activate, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "approved in the admin"},
+             done="Your approval is recorded for {names}; a version goes live once it has the approvals it needs.")
 
     @admin.action(description="Run the test pairs again")
     def retest(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_retest, queryset, kwargs=lambda v: {"version_id": v.pk})
+        _run(request, version_retest, queryset, kwargs=lambda v: {"version_id": v.pk},
+             done="The golden pairs run again for {names}.")
 
     @admin.action(description="Roll back to the selected (earlier) versions")
     def rollback(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
-        _run(request, version_rollback, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "rolled back in the admin"})
+        _run(request, version_rollback, queryset, kwargs=lambda v: {"version_id": v.pk, "reason": "rolled back in the admin"},
+             done="Rolled back: {names} active again.")
 
 
 @admin.register(FetchResult)
@@ -348,6 +412,17 @@ class DomainPolicyAdmin(admin.ModelAdmin):
         obj.pk = saved.pk
         obj.domain = saved.domain
 
+    def has_delete_permission(self, request: HttpRequest, obj: DomainPolicy | None = None) -> bool:
+        # Deleting a blocked domain's policy would silently unblock it: lift the block instead.
+        if obj is not None and obj.is_blocked:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
 
 @admin.register(EditorialTask)
 class EditorialTaskAdmin(admin.ModelAdmin):
@@ -358,11 +433,16 @@ class EditorialTaskAdmin(admin.ModelAdmin):
 
     @admin.action(description="Accept the proposed canonical URL")
     def accept(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> None:
-        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": True})
+        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": True},
+             done="Accepted the redirect proposal for {names}.")
 
-    @admin.action(description="Reject the proposed canonical URL")
-    def reject(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> None:
-        _run(request, canonical_proposal_decide, queryset.filter(kind=TaskKind.CANONICAL_CHANGE), kwargs=lambda t: {"task_id": t.pk, "accept": False})
+    @admin.action(description="Reject the proposed canonical URL (opens a page that asks the reason)")
+    def reject(self, request: HttpRequest, queryset: QuerySet[EditorialTask]) -> HttpResponse | None:
+        task = queryset.filter(kind=TaskKind.CANONICAL_CHANGE).first()
+        if task is None:
+            messages.error(request, "Choose a redirect proposal.")
+            return None
+        return redirect("admin:desk-task-decide", task.pk)
 
 
 @admin.register(SearchHit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -36,6 +37,11 @@ def citable_filter() -> Q:
     if SiteSwitch.objects.filter(pk=1, primary_only=True).exists():
         condition &= Q(passage__source__priority=Priority.PRIMARY)
     return condition
+
+
+def with_domain_blocked(queryset: QuerySet[Any]) -> QuerySet[Any]:
+    """Sources annotated with `domain_blocked`: a source on a blocked domain shows as blocked."""
+    return queryset.annotate(domain_blocked=Exists(DomainPolicy.objects.filter(domain=OuterRef("domain"), is_blocked=True)))
 
 
 def export_passages() -> QuerySet[PassageVersion]:

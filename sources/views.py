@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from citecheck.errors import ServiceError
+from citecheck.errors import Conflict, ServiceError
 from sources.models import EditorialTask, TaskKind, TaskStatus
 from sources.selectors import link_health_summary
 from sources.services import canonical_proposal_decide
@@ -51,6 +51,10 @@ def proposal_decide(request: HttpRequest, task_id: int) -> HttpResponse:
     try:
         canonical_proposal_decide(actor=request.user, task_id=task_id, accept=accept, reason=request.POST.get("reason", ""))
         messages.success(request, "Proposal accepted: the canonical URL changed." if accept else "Proposal rejected.")
+    except Conflict as exc:
+        # The new URL is already another source: the desk page offers merge into / point at it.
+        messages.warning(request, exc.message)
+        return redirect("admin:desk-task-decide", task_id)
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("link-health")

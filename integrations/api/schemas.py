@@ -211,6 +211,7 @@ class Queued(BaseModel):
 
 class ActivateIn(Strict):
     reason: Text(2000) = ""  # type: ignore[valid-type]
+    emergency_override: bool = Field(False, description="A superuser's audited override of the four-eyes rule.")
 
 
 class VersionOut(BaseModel):

@@ -128,7 +128,8 @@ def version_activate_view(request: HttpRequest, version_id: int, payload: Activa
 
     permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
     with transaction.atomic():
-        version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason)
+        version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
+                                   emergency_override=payload.emergency_override)
     return {"source_version_id": version.pk, "is_active": version.is_active}
 
 

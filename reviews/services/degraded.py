@@ -1,9 +1,15 @@
 """Degraded mode: block a source, a domain or a passage at once, lift a block, and the global
-incident switches. Each change is permission-checked and audited in its own transaction."""
+incident switches. Each change is permission-checked and audited in its own transaction.
+
+The switches are the record: `Source.is_blocked`, `Passage.is_blocked` and
+`DomainPolicy.is_blocked` are written only here, in the same transaction as the switch, so they
+never disagree with the active BlockSwitch rows. A switch is lifted, never deleted.
+"""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,6 +25,62 @@ from sources.models import DomainPolicy, Passage, PassageVersion, Priority, Sour
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BlockTargetRef:
+    """What a block request names, resolved: exactly one of source, domain or passage."""
+
+    target: str
+    source: Source | None = None
+    domain: str = ""
+    passage: Passage | None = None
+
+    @property
+    def label(self) -> str:
+        if self.target == BlockTarget.DOMAIN:
+            return f"the domain {self.domain}"
+        if self.target == BlockTarget.PASSAGE and self.passage is not None:
+            return f"the passage “{self.passage.heading_path or f'passage {self.passage.ordinal + 1}'}” of {self.passage.source}"
+        return f"the source {self.source}"
+
+
+def block_target_resolve(
+    *,
+    target: str,
+    source_id: int | None = None,
+    domain: str = "",
+    passage_id: int | None = None,
+    passage_version_id: int | None = None,
+) -> BlockTargetRef:
+    """Resolve what a block names. A passage is named by its stable `passage_id` or by any
+    `passage_version_id` of it (the id the export lists); both given must agree."""
+    if target == BlockTarget.SOURCE:
+        source = Source.objects.filter(pk=source_id or 0).first()
+        if source is None:
+            raise NotFound(f"There is no source {source_id}.")
+        return BlockTargetRef(target=target, source=source)
+    if target == BlockTarget.DOMAIN:
+        name = registrable_domain(domain.strip()) if domain.strip() else ""
+        if not name:
+            raise InvalidInput("Name the domain to block.", field="domain")
+        return BlockTargetRef(target=target, domain=name)
+    if target == BlockTarget.PASSAGE:
+        if passage_version_id is not None:
+            via_version = PassageVersion.objects.filter(pk=passage_version_id).values_list("passage_id", flat=True).first()
+            if via_version is None:
+                raise NotFound(f"There is no passage version {passage_version_id}.")
+            if passage_id is not None and passage_id != via_version:
+                raise InvalidInput(
+                    f"Passage version {passage_version_id} belongs to passage {via_version}, not to passage {passage_id}.",
+                    field="passage_version_id",
+                )
+            passage_id = via_version
+        passage = Passage.objects.select_related("source").filter(pk=passage_id or 0).first()
+        if passage is None:
+            raise NotFound(f"There is no passage {passage_id}.")
+        return BlockTargetRef(target=target, passage=passage, source=passage.source)
+    raise InvalidInput(f"Choose what to block: a source, a domain or a passage (got {target!r}).", field="target")
 
 
 def block_apply(
@@ -37,74 +99,75 @@ def block_apply(
     A passage is named by its stable `passage_id` or by any `passage_version_id` of it (the id
     the export lists); the block always applies to the passage, across its versions.
     """
-    if target == BlockTarget.PASSAGE and passage_id is None and passage_version_id is not None:
-        passage_id = PassageVersion.objects.filter(pk=passage_version_id).values_list("passage_id", flat=True).first()
-        if passage_id is None:
-            raise NotFound(f"There is no passage version {passage_version_id}.")
-    permission_require(actor=actor, perm="sources.block_source", action=f"{target}_block")
+    ref = block_target_resolve(
+        target=target, source_id=source_id, domain=domain, passage_id=passage_id, passage_version_id=passage_version_id
+    )
+    permission_require(actor=actor, perm="sources.block_source", action=f"{ref.target}_block")
     if not reason.strip():
         raise InvalidInput("A block needs a reason.", field="reason")
+    reason = reason.strip()
     user = user_or_none(actor)
     with transaction.atomic():
-        if target == BlockTarget.SOURCE:
-            source = Source.objects.select_for_update().filter(pk=source_id or 0).first()
-            if source is None:
-                raise NotFound(f"no source {source_id}")
+        if ref.target == BlockTarget.SOURCE:
+            assert ref.source is not None
+            source = Source.objects.select_for_update().get(pk=ref.source.pk)
             if source.is_blocked:
                 raise IllegalTransition(f"{source} is already blocked.")
-            switch = BlockSwitch.objects.create(target=target, source=source, reason=reason, blocked_by=user)
+            switch = BlockSwitch.objects.create(target=ref.target, source=source, reason=reason, blocked_by=user)
             source.is_blocked = True
             source.blocked_reason = reason
             source.save(update_fields=["is_blocked", "blocked_reason"])
             source_transition(source=source, to=Stage.BLOCKED, actor=actor, reason=reason, action="source_block")
             affected = answers_citing(passage_version__passage__source=source)
             export_change_record(cause="block", source_ids=[source.pk], retracted=True)
-        elif target == BlockTarget.DOMAIN:
-            name = registrable_domain(domain.strip()) if domain.strip() else ""
-            if not name:
-                raise InvalidInput("Name the domain to block.", field="domain")
-            policy, _ = DomainPolicy.objects.select_for_update().get_or_create(domain=name)
+        elif ref.target == BlockTarget.DOMAIN:
+            policy, _ = DomainPolicy.objects.select_for_update().get_or_create(domain=ref.domain)
             if policy.is_blocked:
-                raise IllegalTransition(f"{name} is already blocked.")
+                raise IllegalTransition(f"The domain {ref.domain} is already blocked.")
             policy.is_blocked = True
             policy.blocked_reason = reason
             policy.save(update_fields=["is_blocked", "blocked_reason"])
-            switch = BlockSwitch.objects.create(target=target, domain=name, reason=reason, blocked_by=user)
+            switch = BlockSwitch.objects.create(target=ref.target, domain=ref.domain, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="domain_block", obj=policy, from_state="open", to_state="blocked", reason=reason)
-            affected = answers_citing(passage_version__passage__source__domain=name)
-            export_change_record(cause="block", domain=name, retracted=True)
-        elif target == BlockTarget.PASSAGE:
-            passage = Passage.objects.select_for_update().filter(pk=passage_id or 0).first()
-            if passage is None:
-                raise NotFound(f"no passage {passage_id}")
+            affected = answers_citing(passage_version__passage__source__domain=ref.domain)
+            export_change_record(cause="block", domain=ref.domain, retracted=True)
+        else:
+            assert ref.passage is not None
+            passage = Passage.objects.select_for_update().get(pk=ref.passage.pk)
             if passage.is_blocked:
-                raise IllegalTransition("This passage is already blocked.")
+                raise IllegalTransition(f"{ref.label[0].upper()}{ref.label[1:]} is already blocked.")
             passage.is_blocked = True
             passage.blocked_reason = reason
             passage.save(update_fields=["is_blocked", "blocked_reason"])
-            switch = BlockSwitch.objects.create(target=target, passage=passage, source_id=passage.source_id, reason=reason, blocked_by=user)
+            switch = BlockSwitch.objects.create(target=ref.target, passage=passage, source_id=passage.source_id, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="passage_block", obj=passage, from_state="open", to_state="blocked", reason=reason)
             affected = answers_citing(passage_version__passage=passage)
             export_change_record(cause="block", passage_ids=[passage.pk], retracted=True)
-        else:
-            raise InvalidInput(f"target must be source, domain or passage (got {target!r})", field="target")
-        switch_data = {"affected_answers": affected}
-        audit_record(actor=actor, action="block_apply", obj=switch, to_state="blocked", reason=reason, data=switch_data)
-        claims_reverify_for_block(reason=f"{target} blocked: {reason}", source_id=switch.source_id if target == BlockTarget.SOURCE else None,
+        audit_record(
+            actor=actor, action="block_apply", obj=switch, to_state="blocked", reason=reason,
+            data={"affected_answers": affected, "what": ref.label},
+        )
+        claims_reverify_for_block(reason=f"{ref.target} blocked: {reason}", source_id=switch.source_id if ref.target == BlockTarget.SOURCE else None,
                                   domain=switch.domain, passage_id=switch.passage_id)
+    logger.info("block.applied", extra={"switch_id": switch.pk, "target": ref.target})
     return switch, affected
 
 
 def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
-    """Lift one block (approvers only). The evidence comes back at once."""
-
+    """Lift one block (approvers only), with a reason. It restores exactly what the block took
+    away: the passage or domain is open again, a source goes back to the stage it had."""
     switch = BlockSwitch.objects.filter(pk=switch_id).first()
     if switch is None:
-        raise NotFound(f"no block {switch_id}")
+        raise NotFound(f"There is no block {switch_id}.")
     permission_require(actor=actor, perm="sources.approve_source", action="block_lift", obj=switch)
-    if switch.lifted_at is not None:
-        raise IllegalTransition("This block was already lifted.")
+    if not reason.strip():
+        raise InvalidInput("Say why the block can be lifted.", field="reason")
+    reason = reason.strip()
     with transaction.atomic():
+        switch = BlockSwitch.objects.select_for_update().get(pk=switch_id)
+        if switch.lifted_at is not None:
+            who = switch.lifted_by.get_username() if switch.lifted_by else "someone"
+            raise IllegalTransition(f"This block was already lifted by {who} at {switch.lifted_at:%Y-%m-%d %H:%M}.")
         switch.lifted_at = timezone.now()
         switch.lifted_by = user_or_none(actor)
         switch.lift_reason = reason
@@ -129,12 +192,16 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
             export_change_record(cause="unblock", passage_ids=[switch.passage_id])
         claims_reverify_for_block(reason=f"{switch.target} unblocked: {reason}", source_id=switch.source_id if switch.target == BlockTarget.SOURCE else None,
                                   domain=switch.domain, passage_id=switch.passage_id)
+        audit_record(actor=actor, action="block_lift", obj=switch, from_state="blocked", to_state="lifted", reason=reason)
+    logger.info("block.lifted", extra={"switch_id": switch.pk, "target": switch.target})
     return switch
 
 
 def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, primary_only: bool | None = None, reason: str) -> SiteSwitch:
-    """Flip the global incident switches (approvers only), audited."""
+    """Flip the global incident switches (approvers only), with a reason, audited."""
     permission_require(actor=actor, perm="sources.approve_source", action="site_switch_set")
+    if not reason.strip():
+        raise InvalidInput("Say why the incident switches change.", field="reason")
     with transaction.atomic():
         switch, _ = SiteSwitch.objects.select_for_update().get_or_create(pk=1)
         before = f"pause={switch.pause_activations} primary_only={switch.primary_only}"
@@ -145,7 +212,7 @@ def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, prim
             switch.pause_activations = pause_activations
         if primary_only is not None:
             switch.primary_only = primary_only
-        switch.reason = reason
+        switch.reason = reason.strip()
         switch.save()
         audit_record(actor=actor, action="site_switch_set", obj=switch, from_state=before, to_state=f"pause={switch.pause_activations} primary_only={switch.primary_only}", reason=reason)
     return switch

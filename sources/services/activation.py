@@ -7,12 +7,21 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from citecheck.errors import IllegalTransition, NotFound, PermissionRefused
+from citecheck.errors import IllegalTransition, InvalidInput, NotFound, PermissionRefused
 from dispatch.services import work_progress, work_request
 from integrations.services.export import export_change_activation
 from reviews.audit import Actor, audit_record, permission_require, refusal_record, user_or_none
-from reviews.models import Approval, ApprovalDecision, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
-from sources.models import ChangeKind, PassageVersion, SourceVersion, Stage, VersionPassage
+from reviews.models import Approval, ApprovalDecision, AuditLog, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
+from sources.models import (
+    ChangeKind,
+    EditorialTask,
+    PassageVersion,
+    SourceVersion,
+    Stage,
+    TaskKind,
+    TaskStatus,
+    VersionPassage,
+)
 from sources.services.governance import version_submit
 from sources.services.stages import source_transition
 
@@ -127,6 +136,10 @@ def testresult_waive(*, actor: Actor, result_id: int, reason: str) -> TestResult
     if result.passed:
         raise IllegalTransition("This test pair passed; there is nothing to waive.")
     with transaction.atomic():
+        result = TestResult.objects.select_for_update(of=("self",)).select_related("run__source_version", "waived_by").get(pk=result_id)
+        if result.waived:
+            who = result.waived_by.get_username() if result.waived_by else "someone"
+            raise IllegalTransition(f"This failing pair was already waived by {who}: {result.waiver_reason}")
         result.waived = True
         result.waived_by = user_or_none(actor)
         result.waiver_reason = reason.strip()
@@ -143,64 +156,89 @@ def _latest_run(version: SourceVersion) -> TestRun | None:
     return version.test_runs.exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id").first()
 
 
-def _check_activatable(*, actor: Actor, version: SourceVersion, action: str) -> bool:
-    """Refuse (auditing the refusal) unless `actor` may activate `version`. Returns True for a
-    superuser's audited emergency override of the four-eyes rule."""
+def _check_allowed(*, actor: Actor, version: SourceVersion, action: str, emergency_override: bool, reason: str) -> bool:
+    """Refuse (auditing the refusal) unless `actor` may approve `version`. Returns True for a
+    superuser's explicit, reasoned emergency override of the four-eyes rule."""
     permission_require(actor=actor, perm="sources.approve_source", action=action, obj=version)
     source = version.source
-    override = False
-    if actor is not None and source.registered_by_id is not None and source.registered_by_id == actor.pk:
-        if not getattr(actor, "is_superuser", False):
-            reason = "four-eyes rule: nobody approves a source they registered"
-            refusal_record(actor=actor, action=action, obj=version, reason=reason)
-            raise PermissionRefused(f"You registered {source}; another approver must approve it (four-eyes rule).")
-        override = True
     if actor is not None and source.risk_lowered_by_id is not None and source.risk_lowered_by_id == actor.pk:
-        reason = "two-approver rule: whoever lowered a source's risk level does not approve its versions"
-        refusal_record(actor=actor, action=action, obj=version, reason=reason)
-        raise PermissionRefused(f"You lowered the risk level of {source}; another approver must approve its versions.")
+        refusal_record(actor=actor, action=action, obj=version, reason="two-approver rule: whoever lowered a source's risk level does not approve its versions")
+        raise PermissionRefused(f"You lowered the risk level of {source}, so another approver must approve its versions.")
+    own = actor is not None and source.registered_by_id is not None and source.registered_by_id == actor.pk
+    if not own:
+        return False
+    if not getattr(actor, "is_superuser", False):
+        refusal_record(actor=actor, action=action, obj=version, reason="four-eyes rule: nobody approves a source they registered")
+        raise PermissionRefused(f"You registered {source}, so another approver must approve it (four-eyes rule).")
+    if not emergency_override:
+        refusal_record(actor=actor, action=action, obj=version, reason="four-eyes rule: superuser without an explicit emergency override")
+        raise PermissionRefused(
+            f"You registered {source}, so another approver must approve it. As a superuser you may use the "
+            "emergency override instead: tick it and write why; it is audited as an override."
+        )
+    if not reason.strip():
+        raise InvalidInput("An emergency override needs a written reason.", field="reason")
+    return True
+
+
+def _check_state(*, version: SourceVersion) -> None:
+    """Refuse unless the version may be activated now. Call with the version row locked."""
+    source = version.source
     if SiteSwitch.objects.filter(pk=1, pause_activations=True).exists():
-        raise IllegalTransition("Activations are paused by the incident switch; lift it first.")
+        raise IllegalTransition("Activations are paused by the incident switch; an Approver must lift it first.")
     if source.is_blocked:
         raise IllegalTransition(f"{source} is blocked; unblock it before activating a version.")
     if version.extraction_status != "ok":
-        raise IllegalTransition(f"Version {version.number} has no passages (extraction {version.extraction_status}).")
+        raise IllegalTransition(f"Version {version.number} has no passages (extraction {version.extraction_status}: {version.get_extraction_status_display()}).")
     run = _latest_run(version)
     if run is None:
-        raise IllegalTransition(f"Version {version.number} has not been tested yet; its test pairs must run first.")
+        raise IllegalTransition(f"Version {version.number} has not been tested yet; its golden pairs must run first.")
     if run.status == TestRunStatus.FAILED:
         raise IllegalTransition(
-            f"Version {version.number} has {run.failed_count} failing test pair(s); an approver must waive each with a reason."
+            f"Version {version.number} has {run.failed_count} failing test pair(s); an approver must waive each with a reason first."
         )
-    return override
 
 
-def version_activate(*, actor: Actor, version_id: int, reason: str = "", action: str = "version_activate") -> SourceVersion:
+def approvals_needed(version: SourceVersion, *, action: str = "version_activate") -> int:
+    """Distinct approvals a version needs: fixed when it was submitted (one for a rollback)."""
+    return 1 if action == "version_rollback" else int(version.approvals_required or 1)
+
+
+def version_activate(
+    *, actor: Actor, version_id: int, reason: str = "", action: str = "version_activate", emergency_override: bool = False
+) -> SourceVersion:
     """Approve and, once enough approvers agree, activate a tested version (atomically).
 
     High-risk sources need two distinct approvers: the first call records an approval and
-    leaves the version waiting; the second approver's call activates it.
+    leaves the version waiting; the second approver's call activates it. The version row is
+    locked while deciding, so of two approvers acting at once exactly one decision wins and the
+    other is told why; nothing is half-applied.
     """
     version = SourceVersion.objects.select_related("source", "source__registered_by").filter(pk=version_id).first()
     if version is None:
-        raise NotFound(f"no source version {version_id}")
-    override = _check_activatable(actor=actor, version=version, action=action)
+        raise NotFound(f"There is no source version {version_id}.")
+    override = _check_allowed(actor=actor, version=version, action=action, emergency_override=emergency_override, reason=reason)
     with transaction.atomic():
         version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
         source = version.source
         if version.is_active:
-            raise IllegalTransition(f"Version {version.number} is already active.")
+            last = AuditLog.objects.filter(object_type="sources.sourceversion", object_id=str(version.pk), action=action).first()
+            who = f" by {last.actor_name}" if last else ""
+            raise IllegalTransition(f"Version {version.number} of {source} was already activated{who}; nothing was changed.")
+        _check_state(version=version)
         approver = user_or_none(actor)
         if approver is not None:
+            if version.approvals.filter(approver=approver, decision=ApprovalDecision.APPROVE).exists() and action == "version_activate":
+                raise IllegalTransition(f"You already approved version {version.number}; it needs another approver.")
             Approval.objects.get_or_create(
                 source_version=version, approver=approver, decision=ApprovalDecision.APPROVE,
                 defaults={"reason": reason, "emergency_override": override},
             )
         if override:
-            audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason or "superuser emergency override")
+            audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason, data={"emergency_override": True})
         # Fixed when the version was submitted for approval, never read from the source now.
         version_submit(version=version)
-        needed = 1 if action == "version_rollback" else int(version.approvals_required or 1)
+        needed = approvals_needed(version, action=action)
         approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
         if actor is not None and len(approvers) < needed:
             audit_record(actor=actor, action="version_approve", obj=version, reason=reason, data={"approvals": len(approvers), "needed": needed})
@@ -231,7 +269,40 @@ def version_activate(*, actor: Actor, version_id: int, reason: str = "", action:
     return version
 
 
-def version_rollback(*, actor: Actor, version_id: int, reason: str) -> SourceVersion:
+def version_request_changes(*, actor: Actor, version_id: int, reason: str) -> SourceVersion:
+    """An approver sends a version back to the editor with a reason: the refusal is recorded on
+    the version, the source goes to "needs review" and an editorial task says what to change."""
+    version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
+    if version is None:
+        raise NotFound(f"There is no source version {version_id}.")
+    permission_require(actor=actor, perm="sources.approve_source", action="version_request_changes", obj=version)
+    if not reason.strip():
+        raise InvalidInput("Say what the editor should change.", field="reason")
+    reason = reason.strip()
+    approver = user_or_none(actor)
+    with transaction.atomic():
+        version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
+        if version.is_active:
+            raise IllegalTransition(f"Version {version.number} is already active; block it or roll back instead.")
+        if approver is not None:
+            Approval.objects.update_or_create(
+                source_version=version, approver=approver, decision=ApprovalDecision.REJECT, defaults={"reason": reason},
+            )
+        source = version.source
+        if source.stage != Stage.BLOCKED:
+            source_transition(source=source, to=Stage.NEEDS_REVIEW, actor=actor, reason=reason, action="version_request_changes")
+        EditorialTask.objects.filter(source=source, kind=TaskKind.REVIEW_CHANGE, status=TaskStatus.OPEN).update(
+            status=TaskStatus.DONE, closed_at=timezone.now(), close_reason="superseded by a newer request for changes"
+        )
+        EditorialTask.objects.create(
+            source=source, kind=TaskKind.REVIEW_CHANGE, detail=f"Changes requested on version {version.number}: {reason}",
+            data={"version_id": version.pk, "requested_by": approver.get_username() if approver else "system"},
+        )
+        audit_record(actor=actor, action="version_request_changes", obj=version, to_state="changes requested", reason=reason)
+    return version
+
+
+def version_rollback(*, actor: Actor, version_id: int, reason: str, emergency_override: bool = False) -> SourceVersion:
     """Re-activate an earlier tested version in one step (audited)."""
     if not reason.strip():
         raise IllegalTransition("A rollback needs a reason.")
@@ -241,4 +312,4 @@ def version_rollback(*, actor: Actor, version_id: int, reason: str) -> SourceVer
     active = SourceVersion.objects.filter(source=version.source, is_active=True).first()
     if active is not None and version.number >= active.number:
         raise IllegalTransition("Roll back goes to an earlier version than the active one.")
-    return version_activate(actor=actor, version_id=version_id, reason=reason, action="version_rollback")
+    return version_activate(actor=actor, version_id=version_id, reason=reason, action="version_rollback", emergency_override=emergency_override)

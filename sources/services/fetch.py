@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from citecheck.errors import IllegalTransition, NotFound
+from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import (
     LinkCheckConfig,
@@ -311,24 +311,66 @@ def source_refetch(*, actor: Actor, source_id: int) -> None:
         fetch_request(source=source)
 
 
-def canonical_proposal_decide(*, actor: Actor, task_id: int, accept: bool, reason: str = "") -> EditorialTask:
-    """Accept (the canonical URL changes; the old one stays in history) or reject a proposal."""
+class ExistingTarget:
+    """What to do when an accepted proposal's URL is already another source."""
+
+    MERGE = "merge"  # this source's golden pairs move to the existing one; this source is blocked as a duplicate
+    POINT = "point"  # this source keeps its URL and notes that the page now lives at the existing one
+
+
+def proposal_existing_source(task: EditorialTask) -> Source | None:
+    """The other source already registered at a proposal's URL, if any."""
+    return Source.objects.filter(normalized_url=task.proposed_url).exclude(pk=task.source_id).first()
+
+
+def canonical_proposal_decide(
+    *, actor: Actor, task_id: int, accept: bool, reason: str = "", existing: str = ""
+) -> EditorialTask:
+    """Accept (the canonical URL changes; the old one stays in history) or reject (a reason is
+    required) a redirect proposal. When the new URL is already another source, accepting needs
+    `existing`: merge this source into that one, or point this source at it."""
+    # Imported here: reviews.services.degraded imports sources.services (stages), whose package
+    # imports this module.
+    from reviews.services.degraded import block_apply
+
     task = EditorialTask.objects.select_related("source").filter(pk=task_id, kind=TaskKind.CANONICAL_CHANGE).first()
     if task is None:
-        raise NotFound(f"no canonical-URL proposal {task_id}")
+        raise NotFound(f"There is no redirect proposal {task_id}.")
     permission_require(actor=actor, perm="sources.change_source", action="canonical_proposal_decide", obj=task.source)
     if task.status != TaskStatus.OPEN:
         raise IllegalTransition("This proposal was already decided.")
+    if not accept and not reason.strip():
+        raise InvalidInput("Say why the proposal is rejected.", field="reason")
+    other = proposal_existing_source(task) if accept else None
+    if other is not None and existing not in (ExistingTarget.MERGE, ExistingTarget.POINT):
+        raise Conflict(
+            f"{task.proposed_url} is already registered as source {other.pk} ({other}). "
+            "Merge this source into it, or point this source at it.", field="existing",
+        )
     with transaction.atomic():
         source = Source.objects.select_for_update().get(pk=task.source_id)
+        task = EditorialTask.objects.select_for_update().get(pk=task.pk)
+        if task.status != TaskStatus.OPEN:
+            raise IllegalTransition("This proposal was already decided.")
         task.status = TaskStatus.ACCEPTED if accept else TaskStatus.REJECTED
         task.closed_at = timezone.now()
         task.closed_by = user_or_none(actor)
         task.close_reason = reason
+        if other is not None:
+            task.data = {**task.data, "existing_source": other.pk, "resolution": existing}
         task.save()
-        if accept:
-            if Source.objects.filter(normalized_url=task.proposed_url).exclude(pk=source.pk).exists():
-                raise IllegalTransition(f"{task.proposed_url} is already registered as another source.")
+        if other is not None and existing == ExistingTarget.MERGE:
+            from reviews.models import TestPair
+
+            moved = TestPair.objects.filter(source=source).update(source=other, expected_passage=None, needs_reverification=True)
+            audit_record(actor=actor, action="source_merge", obj=source, to_state=f"merged into {other.pk}", reason=reason,
+                         data={"into": other.pk, "test_pairs_moved": moved})
+            if not source.is_blocked:
+                block_apply(actor=actor, target="source", source_id=source.pk, reason=f"merged into source {other.pk} ({other}): same page")
+        elif other is not None:
+            audit_record(actor=actor, action="canonical_point_existing", obj=source, reason=reason,
+                         data={"points_at": other.pk, "url": task.proposed_url})
+        elif accept:
             fields = canonical_url_fields(normalize_url(task.proposed_url))
             blocked = DomainPolicy.objects.filter(domain=fields["domain"], is_blocked=True).first()
             if blocked is not None:

@@ -55,6 +55,7 @@ def test_a_killed_workers_fetch_is_run_again_soon_without_duplicates(pg_db, own_
         state = wait_for(settled, timeout=120, interval=1, what="all three fetched and extracted")
         recovered_after = time.monotonic() - killed_at
         print(f"the killed worker's job was done {recovered_after:.1f}s after the kill (heartbeat interval {interval}s + grace {grace}s)")
+        assert "scheduler.failed" not in survivor.output(), survivor.output()[-3000:]
         assert recovered_after < interval + grace + 30, "back within the heartbeat expiry, not the 600 s queue timeout"
         assert [d[0] for d in state["deaths"]] == [1] and "worker stopped" in state["deaths"][0][1], state["deaths"]
         assert state["failed"] == []

@@ -87,7 +87,8 @@ def test_high_risk_source_needs_two_distinct_approvers(shop, editor, approver, a
     source.refresh_from_db()
     assert not version.is_active, "one approval is not enough for a high-risk source"
     assert source.stage == Stage.TESTED
-    version_activate(actor=approver, version_id=version.pk, reason="me again")
+    with pytest.raises(IllegalTransition, match="You already approved version"):
+        version_activate(actor=approver, version_id=version.pk, reason="me again")
     version.refresh_from_db()
     assert not version.is_active, "the same approver twice still counts once"
     assert Approval.objects.filter(source_version=version).count() == 1
@@ -134,7 +135,9 @@ def test_superuser_override_of_four_eyes_is_audited(shop, superuser, run_jobs):
     run_jobs()
     version = _latest(source)
 
-    version_activate(actor=superuser, version_id=version.pk, reason="incident: the warranty page must go live now")
+    with pytest.raises(PermissionRefused, match="emergency override"):
+        version_activate(actor=superuser, version_id=version.pk, reason="incident: the warranty page must go live now")
+    version_activate(actor=superuser, version_id=version.pk, reason="incident: the warranty page must go live now", emergency_override=True)
     version.refresh_from_db()
     assert version.is_active
     override = AuditLog.objects.get(action="four_eyes_override")

@@ -17,7 +17,7 @@ def test_register_from_the_admin_normalises_queues_a_fetch_and_refuses_duplicate
             "language": "en", "owner": "Legal", "priority": "primary", "risk_level": "high"}
     response = client.post("/admin/sources/source/add/", form)
     source = Source.objects.get()
-    assert response.status_code == 302 and response.url.endswith(f"/admin/sources/source/{source.pk}/change/")
+    assert response.status_code == 302 and response.url.endswith(f"/admin/desk/sources/{source.pk}/"), "registration lands on the source page"
     assert (source.canonical_url, source.domain, source.registered_by) == ("https://shop.example.com/terms", "example.com", editor)
     assert WorkRequest.objects.filter(job="sources.fetch_source", kwargs={"source_id": source.pk}).exists()
 

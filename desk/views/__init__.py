@@ -1,0 +1,1 @@
+"""Thin views of the desk: parse the form, call one service, report in a sentence."""

@@ -1,0 +1,402 @@
+"""The review queue: everything that needs a person, most urgent first, in a fixed number of
+queries whatever the number of rows (two per category, plus assignments and comment counts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db import models
+from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Cast, Concat
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement
+from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
+from reviews.models import ApprovalDecision, ReviewAssignment, ReviewComment, TestRun, TestRunStatus
+from sources.models import (
+    DomainPolicy,
+    EditorialTask,
+    EvidenceStatus,
+    RiskLevel,
+    Source,
+    SourceVersion,
+    Stage,
+    TaskKind,
+    TaskStatus,
+)
+
+PER_CATEGORY = 50
+STUCK_AFTER = timedelta(hours=1)
+RECENT_FAILURES = timedelta(days=7)
+
+
+class QueueCategory(models.TextChoices):
+    FAILED_PAIRS = "failed_pairs", "golden pairs failed"
+    APPROVAL = "approval", "versions waiting for approval"
+    CHANGES_REQUESTED = "changes_requested", "changes requested (back to the editor)"
+    CHANGED_PAGE = "changed_page", "live page changed or passages removed"
+    DEAD_LINK = "dead_link", "dead or missing links, find a replacement"
+    REDIRECT = "redirect", "redirect proposals"
+    ANSWER = "answer", "answers contradicted, or whose evidence changed or was blocked"
+    JUDGE_ERROR = "judge_error", "judge errors and failed checks"
+    LOW_CONFIDENCE = "low_confidence", "low-confidence verdicts: need a person or the LLM judge"
+    STUCK = "stuck", "sources stuck in a stage"
+
+
+BASE_URGENCY: dict[str, int] = {
+    QueueCategory.FAILED_PAIRS: 70, QueueCategory.APPROVAL: 60, QueueCategory.CHANGES_REQUESTED: 55,
+    QueueCategory.CHANGED_PAGE: 50, QueueCategory.DEAD_LINK: 75, QueueCategory.REDIRECT: 40,
+    QueueCategory.ANSWER: 65, QueueCategory.JUDGE_ERROR: 58, QueueCategory.LOW_CONFIDENCE: 45, QueueCategory.STUCK: 48,
+}
+RISK_URGENCY: dict[str, int] = {RiskLevel.HIGH: 20, RiskLevel.NORMAL: 5, RiskLevel.LOW: 0}
+
+
+@dataclass(frozen=True)
+class QueueFilters:
+    owner: str = ""
+    domain: str = ""
+    risk: str = ""
+    language: str = ""
+    assignee_id: int | None = None
+    category: str = ""
+
+    @property
+    def source_only(self) -> bool:
+        """Owner, domain and risk belong to sources: items without a source drop out."""
+        return bool(self.owner or self.domain or self.risk)
+
+    def source_q(self, prefix: str = "") -> Q:
+        q = Q()
+        if self.owner:
+            q &= Q(**{f"{prefix}owner__icontains": self.owner})
+        if self.domain:
+            q &= Q(**{f"{prefix}domain__icontains": self.domain})
+        if self.risk:
+            q &= Q(**{f"{prefix}risk_level": self.risk})
+        if self.language:
+            q &= Q(**{f"{prefix}language": self.language})
+        return q
+
+
+@dataclass
+class QueueItem:
+    key: str
+    category: str
+    title: str
+    detail: str
+    url: str
+    since: datetime | None
+    risk: str = ""
+    owner: str = ""
+    domain: str = ""
+    language: str = ""
+    assignee: str = ""
+    assignee_id: int | None = None
+    due_date: date | None = None
+    comments: int = 0
+    urgency: int = 0
+
+    @property
+    def category_label(self) -> str:
+        return str(QueueCategory(self.category).label)
+
+    @property
+    def overdue(self) -> bool:
+        return self.due_date is not None and self.due_date < timezone.localdate()
+
+
+@dataclass
+class Queue:
+    items: list[QueueItem]
+    counts: list[tuple[str, str, int]]
+    total: int
+    filters: QueueFilters
+    low_confidence_available: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def item_key(category: str, obj: models.Model) -> str:
+    return f"{category}:{obj._meta.label_lower}:{obj.pk}"
+
+
+def _item(source: Source | None, **fields: Any) -> QueueItem:
+    """A queue item, with the source's owner, domain, risk and language when it has one."""
+    if source is not None:
+        fields.update(risk=source.risk_level, owner=source.owner, domain=source.domain, language=source.language)
+    return QueueItem(**fields)
+
+
+def _source_url(source_id: int, version: int | None = None) -> str:
+    url = reverse("admin:desk-source", args=[source_id])
+    return f"{url}?version={version}" if version else url
+
+
+def _answer_url(answer_id: int) -> str:
+    try:  # the trace page (issue 9 point 5) when this build has it
+        return reverse("admin:desk-trace", args=[answer_id])
+    except NoReverseMatch:
+        return reverse("admin:claims_answer_change", args=[answer_id])
+
+
+# --- one (queryset, to-items) pair per category ------------------------------------------------
+
+def _versions(filters: QueueFilters) -> QuerySet[SourceVersion]:
+    latest_run = TestRun.objects.filter(source_version=OuterRef("pk")).exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id")
+    newer = SourceVersion.objects.filter(source=OuterRef("source"), number__gt=OuterRef("number"))
+    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("source__domain"), is_blocked=True)
+    return (
+        SourceVersion.objects.defer("body_compressed", "extraction")
+        .filter(is_active=False, extraction_status="ok", source__is_blocked=False)
+        .filter(filters.source_q("source__"))
+        .annotate(
+            run_status=Subquery(latest_run.values("status")[:1]),
+            run_failed=Subquery(latest_run.values("failed_count")[:1]),
+            approvals_so_far=Count("approvals", filter=Q(approvals__decision=ApprovalDecision.APPROVE), distinct=True),
+        )
+        .exclude(Exists(newer))
+        .exclude(Exists(blocked_domain))
+        .exclude(approvals__decision=ApprovalDecision.REJECT)
+        .select_related("source")
+    )
+
+
+def _approval_qs(filters: QueueFilters) -> QuerySet[Any]:
+    return _versions(filters).filter(**{"run_status__in": [TestRunStatus.PASSED, TestRunStatus.WAIVED]}).order_by("created_at")
+
+
+def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
+    items = []
+    for v in rows:
+        needed = 2 if v.source.risk_level == RiskLevel.HIGH else 1
+        run_status, so_far = getattr(v, "run_status", ""), getattr(v, "approvals_so_far", 0)
+        waived = " (failing pairs waived)" if run_status == TestRunStatus.WAIVED else ""
+        items.append(_item(
+            v.source, key=item_key(QueueCategory.APPROVAL, v), category=QueueCategory.APPROVAL,
+            title=f"Approve {v.source} — version {v.number}", detail=f"{so_far} of {needed} approvals; golden pairs {run_status}{waived}",
+            url=_source_url(v.source_id, v.number), since=v.created_at))
+    return items
+
+
+def _failed_qs(filters: QueueFilters) -> QuerySet[Any]:
+    return _versions(filters).filter(**{"run_status": TestRunStatus.FAILED}).order_by("created_at")
+
+
+def _failed_items(rows: list[SourceVersion]) -> list[QueueItem]:
+    return [_item(v.source, key=item_key(QueueCategory.FAILED_PAIRS, v), category=QueueCategory.FAILED_PAIRS,
+        title=f"Golden pairs failed: {v.source} — version {v.number}", detail=f"{getattr(v, 'run_failed', 0)} failing pair(s): fix them or waive each with a reason",
+        url=_source_url(v.source_id, v.number) + "#pairs-h", since=v.created_at) for v in rows]
+
+
+def _tasks_qs(filters: QueueFilters, kinds: list[str]) -> QuerySet[EditorialTask]:
+    return (
+        EditorialTask.objects.filter(status=TaskStatus.OPEN, kind__in=kinds).filter(filters.source_q("source__"))
+        .select_related("source").order_by("opened_at")
+    )
+
+
+def _task_items(category: str) -> Callable[[list[EditorialTask]], list[QueueItem]]:
+    def build(rows: list[EditorialTask]) -> list[QueueItem]:
+        items = []
+        for t in rows:
+            if category == QueueCategory.REDIRECT:
+                title, url = f"Redirect proposal: {t.source} moved to {t.proposed_url}", reverse("admin:desk-task-decide", args=[t.pk])
+            elif category == QueueCategory.CHANGES_REQUESTED:
+                title, url = f"Changes requested: {t.source}", _source_url(t.source_id)
+            else:
+                title, url = f"{t.get_kind_display().capitalize()}: {t.source}", _source_url(t.source_id)
+            items.append(_item(t.source, key=item_key(category, t), category=category, title=title, detail=t.detail, url=url, since=t.opened_at))
+        return items
+    return build
+
+
+def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
+    # A changed page whose new version is tested is already in the queue as an approval (or failed pairs).
+    tested_candidate = SourceVersion.objects.filter(
+        source=OuterRef("pk"), is_active=False, extraction_status="ok",
+        test_runs__status__in=[TestRunStatus.PASSED, TestRunStatus.FAILED, TestRunStatus.WAIVED],
+    )
+    return (
+        Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q())
+        .exclude(Exists(tested_candidate)).order_by("last_checked_at")
+    )
+
+
+def _changed_items(rows: list[Source]) -> list[QueueItem]:
+    return [_item(s, key=item_key(QueueCategory.CHANGED_PAGE, s), category=QueueCategory.CHANGED_PAGE, title=f"Live page changed: {s}",
+        detail="the active version stays live until a new one is reviewed", url=_source_url(s.pk), since=s.last_checked_at) for s in rows]
+
+
+def _suspended_qs(filters: QueueFilters) -> QuerySet[Source]:
+    return Source.objects.filter(evidence_status=EvidenceStatus.SUSPENDED, is_blocked=False).filter(filters.source_q()).order_by("first_failure_at")
+
+
+def _suspended_items(rows: list[Source]) -> list[QueueItem]:
+    return [_item(s, key=item_key(QueueCategory.DEAD_LINK, s), category=QueueCategory.DEAD_LINK, title=f"Page missing: {s}",
+        detail=f"the live page answers “{s.get_link_state_display()}”; its evidence is suspended until a check succeeds",
+        url=_source_url(s.pk), since=s.first_failure_at) for s in rows]
+
+
+def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
+    contradicted = Claim.objects.filter(answer=OuterRef("pk"), state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING])
+    blocked = Citation.objects.filter(claim__answer=OuterRef("pk")).filter(
+        Q(passage_version__passage__is_blocked=True) | Q(passage_version__passage__source__is_blocked=True)
+    )
+    qs = Answer.objects.annotate(has_contradiction=Exists(contradicted), cites_blocked=Exists(blocked)).filter(
+        Q(state=AnswerState.CONFLICTING) | Q(needs_reverification=True) | Q(has_contradiction=True) | Q(cites_blocked=True)
+    )
+    if filters.language:
+        qs = qs.filter(language=filters.language)
+    return qs.only("id", "question", "answer_text", "state", "received_at", "language", "needs_reverification").order_by("-received_at")
+
+
+def _answer_items(rows: list[Answer]) -> list[QueueItem]:
+    items = []
+    for a in rows:
+        reasons = []
+        contradicted, cites_blocked = getattr(a, "has_contradiction", False), getattr(a, "cites_blocked", False)
+        if contradicted or a.state == AnswerState.CONFLICTING:
+            reasons.append("a claim is contradicted or sources disagree")
+        if cites_blocked:
+            reasons.append("it cites blocked evidence")
+        if a.needs_reverification:
+            reasons.append("its evidence changed: verify it again")
+        items.append(_item(None, key=item_key(QueueCategory.ANSWER, a), category=QueueCategory.ANSWER, title=f"Answer {a.pk}: {a}",
+            detail="; ".join(reasons), url=_answer_url(a.pk), since=a.received_at, language=a.language,
+            urgency=15 if contradicted or cites_blocked else 0,
+        ))
+    return items
+
+
+def _failed_work_qs(filters: QueueFilters) -> QuerySet[WorkRequest]:
+    return WorkRequest.objects.filter(status=WorkStatus.FAILED, finished_at__gte=timezone.now() - RECENT_FAILURES).order_by("-finished_at")
+
+
+def _failed_work_items(rows: list[WorkRequest]) -> list[QueueItem]:
+    items = []
+    for w in rows:
+        what = {"claims.verify_answer": "Verifying an answer", "reviews.run_tests": "Running golden pairs", "sources.fetch_source": "Fetching a page",
+                "sources.extract_version": "Extracting passages"}.get(w.job, w.job)
+        items.append(QueueItem(
+            key=item_key(QueueCategory.JUDGE_ERROR, w), category=QueueCategory.JUDGE_ERROR, title=f"{what} failed (job {w.pk})",
+            detail=(w.error or w.message)[:300], url=reverse("admin:dispatch_workrequest_change", args=[w.pk]), since=w.finished_at,
+        ))
+    return items
+
+
+def _stuck_qs(filters: QueueFilters) -> QuerySet[Source]:
+    # Work for a source is keyed "fetch:<id>" (dispatch dedupe keys), which works on every database.
+    unfinished = WorkRequest.objects.filter(status__in=UNFINISHED, dedupe_key=Concat(Value("fetch:"), Cast(OuterRef("pk"), output_field=CharField())))
+    return (
+        Source.objects.filter(stage__in=[Stage.REGISTERED, Stage.FETCHED, Stage.EXTRACTED, Stage.VERSIONED], is_blocked=False,
+                              registered_at__lt=timezone.now() - STUCK_AFTER)
+        .exclude(Exists(unfinished)).filter(filters.source_q()).order_by("registered_at")
+    )
+
+
+def _stuck_items(rows: list[Source]) -> list[QueueItem]:
+    return [_item(
+        s, key=item_key(QueueCategory.STUCK, s), category=QueueCategory.STUCK, title=f"Stuck at “{s.get_stage_display()}”: {s}",
+        detail="no work is queued for it: fetch it again or look at its last fetch", url=_source_url(s.pk), since=s.registered_at) for s in rows]
+
+
+def low_confidence_supported() -> bool:
+    """Hook: the category appears once Judgement records the judge's confidence (issue 12/13)."""
+    return "confidence" in {f.name for f in Judgement._meta.get_fields()}
+
+
+def _low_confidence_qs(filters: QueueFilters) -> QuerySet[Judgement]:
+    return Judgement.objects.filter(**{"confidence": "low"}, needs_reverification=False).select_related("passage_version__passage__source").filter(
+        filters.source_q("passage_version__passage__source__")
+    ).order_by("-created_at")
+
+
+def _low_confidence_items(rows: list[Judgement]) -> list[QueueItem]:
+    return [_item(j.passage_version.passage.source, key=item_key(QueueCategory.LOW_CONFIDENCE, j), category=QueueCategory.LOW_CONFIDENCE,
+        title=f"Low-confidence verdict “{j.get_status_display()}”: {j.claim_text[:80]}",
+        detail=f"{j.judge} judged it against {j.passage_version.passage}; a person or the LLM judge should decide",
+        url=reverse("admin:claims_judgement_change", args=[j.pk]), since=j.created_at) for j in rows]
+
+
+Row = tuple[str, str, Callable[[QueueFilters], QuerySet[Any]], Callable[[list[Any]], list[QueueItem]], bool]
+
+
+def _rows() -> list[Row]:
+    """(category, model label, queryset, to-items, has no source) per part of the queue."""
+    rows: list[Row] = [
+        (QueueCategory.FAILED_PAIRS, "sources.sourceversion", _failed_qs, _failed_items, False),
+        (QueueCategory.APPROVAL, "sources.sourceversion", _approval_qs, _approval_items, False),
+        (QueueCategory.CHANGES_REQUESTED, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.REVIEW_CHANGE]), _task_items(QueueCategory.CHANGES_REQUESTED), False),
+        (QueueCategory.CHANGED_PAGE, "sources.source", _changed_qs, _changed_items, False),
+        (QueueCategory.DEAD_LINK, "sources.source", _suspended_qs, _suspended_items, False),
+        (QueueCategory.DEAD_LINK, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.FIND_REPLACEMENT, TaskKind.EDITORIAL_ATTENTION]), _task_items(QueueCategory.DEAD_LINK), False),
+        (QueueCategory.REDIRECT, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.CANONICAL_CHANGE]), _task_items(QueueCategory.REDIRECT), False),
+        (QueueCategory.ANSWER, "claims.answer", _answers_qs, _answer_items, True),
+        (QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True),
+        (QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False),
+    ]
+    if low_confidence_supported():
+        rows.append((QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False))
+    return rows
+
+
+def _assigned_ids(assignee_id: int) -> dict[tuple[str, str], set[int]]:
+    """Per (category, model), the object ids assigned to one reviewer (one query)."""
+    ids: dict[tuple[str, str], set[int]] = {}
+    for key in ReviewAssignment.objects.filter(assignee_id=assignee_id).values_list("item_key", flat=True):
+        category, label, pk = key.split(":")
+        ids.setdefault((category, label), set()).add(int(pk))
+    return ids
+
+
+def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> Queue:
+    """What needs a person, most urgent first: overdue items, then by category, risk and age."""
+    assigned = _assigned_ids(filters.assignee_id) if filters.assignee_id else None
+    items: list[QueueItem] = []
+    counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
+    rows = _rows()
+    for category, label, make_qs, to_items, sourceless in rows:
+        if filters.source_only and sourceless:
+            continue
+        qs = make_qs(filters)
+        if assigned is not None:
+            ids = assigned.get((category, label), set())
+            if not ids:
+                continue
+            qs = qs.filter(pk__in=ids)
+        counts[category] += qs.count()
+        if filters.category and filters.category != category:
+            continue
+        items.extend(to_items(list(qs[:per_category])))
+    _attach_people(items)
+    for item in items:
+        item.urgency += BASE_URGENCY.get(item.category, 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
+    oldest = timezone.now()
+    items.sort(key=lambda i: (-i.urgency, i.since or oldest))
+    shown = dict.fromkeys(r[0] for r in rows)
+    ordered = [(c, str(QueueCategory(c).label), counts[c]) for c in shown]
+    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters, low_confidence_available=low_confidence_supported())
+
+
+def _attach_people(items: list[QueueItem]) -> None:
+    keys = [i.key for i in items]
+    if not keys:
+        return
+    assignments = {a.item_key: a for a in ReviewAssignment.objects.filter(item_key__in=keys).select_related("assignee")}
+    comments = dict(ReviewComment.objects.filter(item_key__in=keys).values_list("item_key").annotate(n=Count("id")).values_list("item_key", "n"))
+    for item in items:
+        a = assignments.get(item.key)
+        if a is not None:
+            item.assignee, item.assignee_id, item.due_date = a.assignee.get_username(), a.assignee_id, a.due_date
+        item.comments = comments.get(item.key, 0)
+
+
+def item_thread(*, item_key: str) -> dict[str, Any]:
+    """The comments and the assignment of one queue item."""
+    return {
+        "comments": list(ReviewComment.objects.filter(item_key=item_key).select_related("author").order_by("at", "id")),
+        "assignment": ReviewAssignment.objects.filter(item_key=item_key).select_related("assignee", "assigned_by").first(),
+    }
