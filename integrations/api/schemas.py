@@ -11,6 +11,8 @@ MAX_ID = 2**63 - 1
 
 
 def _encodable(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("text contains a NUL character")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:

@@ -73,7 +73,7 @@ def test_a_blocked_passage_version_is_accepted_and_reported_as_blocked(api, regi
     ({"answer": 5}, "answer"), ({"passage_version_ids": None}, "passage_version_ids"),
     ({"passage_version_ids": ["1"]}, "passage_version_ids[0]"), ({"passage_version_ids": [1.5]}, "passage_version_ids[0]"),
     ({"passage_version_ids": [10**30]}, "passage_version_ids[0]"), ({"passage_version_ids": [2**63]}, "passage_version_ids[0]"),
-    ({"question": "\ud800"}, "question"), ({"language": ["en"]}, "language"),
+    ({"question": "\ud800"}, "question"), ({"question": "a\x00b"}, "question"), ({"language": ["en"]}, "language"),
 ])
 def test_wrong_types_and_unknown_fields_are_400s_and_write_nothing(api, registry, change, field):
     from claims.models import Answer, Claim

@@ -18,7 +18,7 @@ EXAMPLES = int(os.environ.get("CITECHECK_PROPERTY_EXAMPLES", "30"))
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.integers(min_value=2**62, max_value=2**70), st.floats(allow_nan=False),
-    st.text(max_size=40), st.sampled_from(["\ud800", "1", "source", "domain", "passage", "passage_version", "https://x.example.com/a", "ftp://x"]),
+    st.text(max_size=40), st.sampled_from(["\ud800", "a\x00b", "1", "source", "domain", "passage", "passage_version", "https://x.example.com/a", "ftp://x"]),
     st.integers(min_value=1, max_value=3),
 )
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
