@@ -38,3 +38,8 @@ class InvalidInput(ServiceError):
 class NotFound(ServiceError):
     code = "not_found"
     http_status = 404
+
+
+class TooLarge(ServiceError):
+    code = "too_large"
+    http_status = 413

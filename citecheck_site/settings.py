@@ -6,6 +6,7 @@ Nothing heavy happens at import time; the embedded Redis for local use is starte
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -73,6 +74,7 @@ INSTALLED_APPS = [
     "sources",
     "claims",
     "reviews",
+    "integrations",
     "citecheck_site",  # template tags shared by every page (outside_links)
 ]
 
@@ -80,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "citecheck_site.security_headers.SecurityHeadersMiddleware",
     "citecheck_site.dbdown.DatabaseUnavailableMiddleware",
+    "integrations.api.errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -91,10 +94,15 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "citecheck_site.urls"
 
+# django-ninja's Swagger UI templates and static files, found without importing the package (an
+# installed "ninja" app would import it, and pydantic, in every management command).
+_NINJA_DIR = Path(importlib.util.find_spec("ninja").submodule_search_locations[0])  # type: ignore[union-attr,index]
+STATICFILES_DIRS = [_NINJA_DIR / "static"]
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", _NINJA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -267,6 +275,24 @@ CITECHECK_JUDGE_BREAKER_OPEN_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_OPEN_S
 CITECHECK_JUDGE_BREAKER_MAX_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_MAX_SECONDS", 600.0)
 CITECHECK_VERIFY_RETRY_BASE_SECONDS = env_float("CITECHECK_VERIFY_RETRY_BASE_SECONDS", 15.0)
 CITECHECK_VERIFY_RETRY_MAX_SECONDS = env_float("CITECHECK_VERIFY_RETRY_MAX_SECONDS", 900.0)
+
+# --- Integration API (limits: 413/400 beyond them; see .env.example) ---
+CITECHECK_API_MAX_BODY_BYTES = env_int("CITECHECK_API_MAX_BODY_BYTES", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = CITECHECK_API_MAX_BODY_BYTES
+CITECHECK_API_PAGE_MAX = env_int("CITECHECK_API_PAGE_MAX", 1000)
+CITECHECK_API_BULK_MAX = env_int("CITECHECK_API_BULK_MAX", 500)
+CITECHECK_IMPORT_MAX_ROWS = env_int("CITECHECK_IMPORT_MAX_ROWS", 10000)
+CITECHECK_API_RATE_PER_MINUTE = env_int("CITECHECK_API_RATE_PER_MINUTE", 600)
+CITECHECK_API_PERM_CACHE_SECONDS = env_int("CITECHECK_API_PERM_CACHE_SECONDS", 30)
+CITECHECK_ANSWER_MAX_CHARS = env_int("CITECHECK_ANSWER_MAX_CHARS", 64 * 1024)
+CITECHECK_ANSWER_MAX_CLAIMS = env_int("CITECHECK_ANSWER_MAX_CLAIMS", 200)
+CITECHECK_ANSWER_MAX_SOURCES = env_int("CITECHECK_ANSWER_MAX_SOURCES", 100)
+CITECHECK_ANSWER_MAX_JUDGEMENTS = env_int("CITECHECK_ANSWER_MAX_JUDGEMENTS", 1000)
+CITECHECK_AUTH_FAILURES_MAX = env_int("CITECHECK_AUTH_FAILURES_MAX", 10)
+CITECHECK_AUTH_LOCKOUT_SECONDS = env_int("CITECHECK_AUTH_LOCKOUT_SECONDS", 900)
+CITECHECK_WEBHOOK_TIMEOUT = env_float("CITECHECK_WEBHOOK_TIMEOUT", 10.0)
+CITECHECK_WEBHOOK_MAX_ATTEMPTS = env_int("CITECHECK_WEBHOOK_MAX_ATTEMPTS", 8)
+CITECHECK_WEBHOOK_RETRY_BASE_SECONDS = env_float("CITECHECK_WEBHOOK_RETRY_BASE_SECONDS", 30.0)
 
 # --- Demo ---
 CITECHECK_DEMO_PORT = env_int("CITECHECK_DEMO_PORT", 8765)

@@ -17,3 +17,7 @@ def verify_answer(answer_id: int) -> None:
     retry = (answer.report or {}).get("retry") if answer is not None else None
     if retry:
         raise RetryLater(float(retry["retry_in"]), f"verification pending: {retry['error'][:200]} ({retry['failures']} judge call(s) failed)")
+    if answer is not None:  # verification finished: tell the integration that submitted it
+        from integrations.services.webhooks import webhook_answer_verified
+
+        webhook_answer_verified(answer_id=answer_id)

@@ -31,7 +31,7 @@ from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 logger = logging.getLogger(__name__)
 
 # Jobs are looked up as `<app>.jobs.<function>`; only these apps may be named.
-JOB_APPS = frozenset({"sources", "claims", "reviews", "dispatch"})
+JOB_APPS = frozenset({"sources", "claims", "reviews", "dispatch", "integrations"})
 RUN_FUNC = "dispatch.jobs.run_work_request"
 _current_request: contextvars.ContextVar[int | None] = contextvars.ContextVar("work_request", default=None)
 

@@ -4,25 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from reviews.models import SiteSwitch
-from sources.models import ChangeKind, DomainPolicy, EvidenceStatus, PassageVersion, Priority, VersionPassage
+from sources.models import ChangeKind, DomainPolicy, EvidenceStatus, PassageVersion, Priority, SourceVersion, VersionPassage
 
 # Evidence whose live page is missing or dead never leaves Citecheck.
 WITHHELD_EVIDENCE = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
 
 
+CITED_KINDS = (ChangeKind.ADDED, ChangeKind.CHANGED, ChangeKind.UNCHANGED)
+
+
 def citable_filter() -> Q:
-    """Passage versions that are in a source's active version and blocked by nothing."""
+    """Passage versions that are in a source's active version and blocked by nothing.
+
+    Membership in the active version is a join, not an EXISTS: a passage version belongs to one
+    passage of one source, which has at most one active version, so the join adds no duplicates,
+    and keyset pages (`pk > after ORDER BY pk`) become nested-loop index lookups from where the
+    previous page stopped instead of a semi-join that re-reads the memberships from the start.
+    """
     blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("passage__source__domain"), is_blocked=True)
-    in_active = VersionPassage.objects.filter(
-        passage_version=OuterRef("pk"), source_version__is_active=True
-    ).exclude(change_kind=ChangeKind.REMOVED)
     condition = (
-        Q(Exists(in_active))
+        Q(memberships__source_version__is_active=True, memberships__change_kind__in=CITED_KINDS)
         & Q(passage__is_blocked=False, passage__source__is_blocked=False)
         & ~Q(passage__source__evidence_status__in=WITHHELD_EVIDENCE)
         & ~Q(Exists(blocked_domain))
@@ -48,48 +55,123 @@ def export_passages() -> QuerySet[PassageVersion]:
 
 def passage_usability(passage_version: PassageVersion) -> str:
     """One word for the state of a cited passage: active, blocked, changed, outdated, unverified, missing."""
-    passage = passage_version.passage
-    source = passage.source
-    if passage.is_blocked or source.is_blocked or DomainPolicy.objects.filter(domain=source.domain, is_blocked=True).exists():
-        return "blocked"
-    if source.evidence_status in WITHHELD_EVIDENCE:
-        return "missing"
-    in_active = VersionPassage.objects.filter(passage_version=passage_version, source_version__is_active=True).exclude(change_kind=ChangeKind.REMOVED).exists()
-    if not in_active:
-        return "outdated"
-    if source.live_page_changed and passage_version.memberships.filter(source_version__source=source).exists():
-        latest = source.versions.order_by("-number").first()
-        if latest is not None and not latest.members.filter(passage_version=passage_version).exclude(change_kind=ChangeKind.REMOVED).exists():
-            return "changed"
-    if source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED:
-        return "unverified"
-    return "active"
+    return passage_usabilities([passage_version])[passage_version.pk]
+
+
+def passage_usabilities(passage_versions: list[PassageVersion], *, rules: DomainRules | None = None) -> dict[int, str]:
+    """`passage_usability` of many passage versions (loaded with passage__source) in three
+    queries, whatever their number."""
+    from django.db.models import Max
+
+    if not passage_versions:
+        return {}
+    rules = rules or DomainRules.load()
+    ids = [pv.pk for pv in passage_versions]
+    in_active = set(
+        VersionPassage.objects.filter(passage_version_id__in=ids, source_version__is_active=True, change_kind__in=CITED_KINDS)
+        .values_list("passage_version_id", flat=True)
+    )
+    changed_sources = {pv.passage.source_id for pv in passage_versions if pv.passage.source.live_page_changed}
+    in_latest: set[int] = set()
+    if changed_sources:
+        latest = (
+            SourceVersion.objects.filter(source_id__in=changed_sources).values("source_id").annotate(n=Max("number")).values_list("source_id", "n")
+        )
+        latest_q = Q()
+        for source_id, number in latest:
+            latest_q |= Q(source_version__source_id=source_id, source_version__number=number)
+        in_latest = set(
+            VersionPassage.objects.filter(latest_q, passage_version_id__in=ids, change_kind__in=CITED_KINDS).values_list("passage_version_id", flat=True)
+        )
+    states: dict[int, str] = {}
+    for pv in passage_versions:
+        passage = pv.passage
+        source = passage.source
+        if passage.is_blocked or source.is_blocked or {source.domain, url_domain(source.canonical_url)} & rules.blocked:
+            states[pv.pk] = "blocked"
+        elif source.evidence_status in WITHHELD_EVIDENCE:
+            states[pv.pk] = "missing"
+        elif pv.pk not in in_active:
+            states[pv.pk] = "outdated"
+        elif source.live_page_changed and pv.pk not in in_latest:
+            states[pv.pk] = "changed"
+        elif source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED:
+            states[pv.pk] = "unverified"
+        else:
+            states[pv.pk] = "active"
+    return states
 
 
 LINK_REL = "noopener noreferrer nofollow"
 
 
-def safe_link(passage_version: PassageVersion) -> dict[str, str] | None:
-    """A link to a passage built from the registry only: http(s), a domain allowed for links,
-    descriptive text "Page title — section heading". None when no safe link can be made."""
-    from urllib.parse import quote, urlsplit
+@dataclass(frozen=True)
+class DomainRules:
+    """The DomainPolicy rows that matter for rendering, read once per page or request."""
 
+    blocked: frozenset[str]
+    no_links: frozenset[str]
+
+    @classmethod
+    def load(cls) -> DomainRules:
+        rows = list(DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False)).values_list("domain", "is_blocked", "allowed_for_links"))
+        return cls(blocked=frozenset(d for d, b, _ in rows if b), no_links=frozenset(d for d, _, a in rows if not a))
+
+
+@lru_cache(maxsize=4096)
+def url_domain(url: str) -> str:
+    """The registrable domain of the URL itself (never a stored field)."""
     from citecheck.urlnorm import registrable_domain
 
+    return registrable_domain(url)
+
+
+def _text_fragment(text: str, words: int = 8) -> str:
+    from urllib.parse import quote
+
+    start = " ".join(text.split()[:words])
+    return quote(start, safe="") if start else ""
+
+
+def link_for(*, url: str, source_domain: str, anchor: str, text: str, title: str, section: str, rules: DomainRules) -> dict[str, str] | None:
+    """The safe link from plain values (see `safe_link`): for callers that read rows, not models."""
+    from urllib.parse import quote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
+        return None
+    if (url_domain(url) in rules.no_links or url_domain(url) in rules.blocked
+            or source_domain in rules.no_links or source_domain in rules.blocked):
+        return None
+    url = url.split("#", 1)[0]
+    if anchor:
+        href = f"{url}#{quote(anchor, safe='-_.~')}"
+    else:
+        fragment = _text_fragment(text)
+        href = f"{url}#:~:text={fragment}" if fragment else url
+    label = f"{title} — {section}" if section and section != title else title
+    return {"href": href, "text": label, "rel": LINK_REL}
+
+
+def safe_link(passage_version: PassageVersion, *, rules: DomainRules | None = None) -> dict[str, str] | None:
+    """A link to a passage built from the registry only: http(s), a domain allowed for links
+    (the domain of the URL rendered, and the source's), descriptive text "Page title — section
+    heading", pointing at the section anchor or else a text fragment. None when no safe link can
+    be made. Pass `rules` when rendering many links (one policy query per page, not per link)."""
     source = passage_version.passage.source
-    url = source.canonical_url
-    if urlsplit(url).scheme not in ("http", "https"):
-        return None
-    # The domain of the URL rendered, not only the stored one: blocked or not allowed for links.
-    domains = {source.domain, registrable_domain(url)}
-    if DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False), domain__in=domains).exists():
-        return None
-    anchor = passage_version.passage.anchor
-    href = f"{url}#{quote(anchor, safe='-_.~')}" if anchor else url
-    title = source.title or source.domain
-    section = passage_version.section_heading
-    text = f"{title} — {section}" if section and section != title else title
-    return {"href": href, "text": text, "rel": LINK_REL}
+    return link_for(
+        url=source.canonical_url, source_domain=source.domain, anchor=passage_version.passage.anchor, text=passage_version.text,
+        title=source.title or source.domain, section=passage_version.section_heading, rules=rules or DomainRules.load(),
+    )
+
+
+def link_html(link: dict[str, str] | None) -> str:
+    """Ready-to-insert HTML of a safe link, every part escaped ('' when there is no safe link)."""
+    from django.utils.html import escape
+
+    if not link:
+        return ""
+    return f'<a href="{escape(link["href"])}" rel="{escape(link["rel"])}">{escape(link["text"])}</a>'
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from django.db import transaction
 
 from citecheck.errors import InvalidInput
 from citecheck.judges import claim_hash
+from claims.limits import answer_limits_check
 from claims.models import Answer, Citation, Claim, VerificationChange, VerificationMode
 from dispatch.models import WorkRequest, WorkStatus
 from dispatch.services import work_request, work_send
@@ -95,6 +96,7 @@ def answer_submit(
     from citecheck.claims import extract_claims
 
     permission_require(actor=actor, perm="claims.add_answer", action="answer_submit")
+    answer_limits_check(raw_response=raw_response, passage_version_ids=passage_version_ids)
     if not isinstance(passage_version_ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in passage_version_ids):
         raise InvalidInput("sources: give the list of passage-version ids that were sent to the model", field="sources")
     chosen_mode = verification_mode_resolve(mode)

@@ -18,9 +18,10 @@ from citecheck.errors import IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
 from claims.selectors import answers_citing
 from claims.services.reverify import claims_reverify_for_block
+from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
-from sources.models import DomainPolicy, Passage, PassageVersion, Source, Stage
+from sources.models import DomainPolicy, Passage, PassageVersion, Priority, Source, Stage
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ def block_apply(
             source.save(update_fields=["is_blocked", "blocked_reason"])
             source_transition(source=source, to=Stage.BLOCKED, actor=actor, reason=reason, action="source_block")
             affected = answers_citing(passage_version__passage__source=source)
+            export_change_record(cause="block", source_ids=[source.pk], retracted=True)
         elif ref.target == BlockTarget.DOMAIN:
             policy, _ = DomainPolicy.objects.select_for_update().get_or_create(domain=ref.domain)
             if policy.is_blocked:
@@ -128,6 +130,7 @@ def block_apply(
             switch = BlockSwitch.objects.create(target=ref.target, domain=ref.domain, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="domain_block", obj=policy, from_state="open", to_state="blocked", reason=reason)
             affected = answers_citing(passage_version__passage__source__domain=ref.domain)
+            export_change_record(cause="block", domain=ref.domain, retracted=True)
         else:
             assert ref.passage is not None
             passage = Passage.objects.select_for_update().get(pk=ref.passage.pk)
@@ -139,6 +142,7 @@ def block_apply(
             switch = BlockSwitch.objects.create(target=ref.target, passage=passage, source_id=passage.source_id, reason=reason, blocked_by=user)
             audit_record(actor=actor, action="passage_block", obj=passage, from_state="open", to_state="blocked", reason=reason)
             affected = answers_citing(passage_version__passage=passage)
+            export_change_record(cause="block", passage_ids=[passage.pk], retracted=True)
         audit_record(
             actor=actor, action="block_apply", obj=switch, to_state="blocked", reason=reason,
             data={"affected_answers": affected, "what": ref.label},
@@ -177,12 +181,15 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
             source.stage_before_block = ""
             source.save(update_fields=["is_blocked", "blocked_reason", "stage", "stage_before_block"])
             audit_record(actor=actor, action="source_unblock", obj=source, from_state=Stage.BLOCKED, to_state=back_to, reason=reason)
+            export_change_record(cause="unblock", source_ids=[source.pk])
         elif switch.target == BlockTarget.DOMAIN:
             DomainPolicy.objects.filter(domain=switch.domain).update(is_blocked=False, blocked_reason="")
             audit_record(actor=actor, action="domain_unblock", object_type="sources.domainpolicy", object_id=switch.domain, from_state="blocked", to_state="open", reason=reason)
+            export_change_record(cause="unblock", domain=switch.domain)
         elif switch.target == BlockTarget.PASSAGE and switch.passage_id:
             Passage.objects.filter(pk=switch.passage_id).update(is_blocked=False, blocked_reason="")
             audit_record(actor=actor, action="passage_unblock", object_type="sources.passage", object_id=str(switch.passage_id), from_state="blocked", to_state="open", reason=reason)
+            export_change_record(cause="unblock", passage_ids=[switch.passage_id])
         claims_reverify_for_block(reason=f"{switch.target} unblocked: {reason}", source_id=switch.source_id if switch.target == BlockTarget.SOURCE else None,
                                   domain=switch.domain, passage_id=switch.passage_id)
         audit_record(actor=actor, action="block_lift", obj=switch, from_state="blocked", to_state="lifted", reason=reason)
@@ -198,6 +205,9 @@ def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, prim
     with transaction.atomic():
         switch, _ = SiteSwitch.objects.select_for_update().get_or_create(pk=1)
         before = f"pause={switch.pause_activations} primary_only={switch.primary_only}"
+        if primary_only is not None and primary_only != switch.primary_only:
+            supplementary = Source.objects.filter(priority=Priority.SUPPLEMENTARY).values_list("pk", flat=True)
+            export_change_record(cause="primary_only", source_ids=list(supplementary), retracted=primary_only)
         if pause_activations is not None:
             switch.pause_activations = pause_activations
         if primary_only is not None:

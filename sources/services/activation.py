@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, InvalidInput, NotFound, PermissionRefused
 from dispatch.services import work_progress, work_request
+from integrations.services.export import export_change_activation
 from reviews.audit import Actor, audit_record, permission_require, refusal_record, user_or_none
 from reviews.models import Approval, ApprovalDecision, AuditLog, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
 from sources.models import (
@@ -255,6 +256,7 @@ def version_activate(
         source.live_page_changed = latest is not None and latest.pk != version.pk and latest.content_hash != version.content_hash
         source.save(update_fields=["live_page_changed"])
         source_transition(source=source, to=target_stage, actor=actor, reason=reason, action=action)
+        export_change_activation(previous_version_id=previous.pk if previous else None, new_version_id=version.pk)
         audit_record(
             actor=actor, action=action, obj=version,
             from_state=f"v{previous.number}" if previous else "", to_state=f"v{version.number}", reason=reason,

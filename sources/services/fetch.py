@@ -36,6 +36,7 @@ from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from dispatch.limiter import RedisHostLimiter
 from dispatch.queues import limiter_connection
 from dispatch.services import work_request, work_request_many
+from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
     ATTENTION_LINK_STATES,
@@ -207,6 +208,9 @@ def _open_task(*, source: Source, kind: str, detail: str, proposed_url: str = ""
     return task
 
 
+WITHHELD_EVIDENCE_STATES = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
+
+
 def _set_evidence(source: Source, status: str, reason: str) -> None:
     if source.evidence_status != status:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
@@ -214,6 +218,7 @@ def _set_evidence(source: Source, status: str, reason: str) -> None:
 
         claims_reverify_for_block(source_id=source.pk, reason=f"evidence of {source} is now {status}: {reason}")
         source.evidence_status = status
+        export_change_record(cause=f"evidence_{status}"[:40], source_ids=[source.pk], retracted=status in WITHHELD_EVIDENCE_STATES)
 
 
 def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
@@ -180,6 +181,8 @@ def sources_import(*, actor: Actor, text: str, include_sponsored: bool = False, 
     """Register every row it can; a rejected row writes nothing and gets a reason in the report."""
     permission_require(actor=actor, perm="sources.add_source", action="sources_import")
     rows = parse_import(text)
+    if len(rows) > settings.CITECHECK_IMPORT_MAX_ROWS:
+        raise InvalidInput(f"file: {len(rows)} rows; the limit is {settings.CITECHECK_IMPORT_MAX_ROWS} per import (split the file)", field="file")
     report = ImportReport()
     for number, row in enumerate(rows, start=1):
         is_search = bool(SEARCH_FIELDS & set(row))

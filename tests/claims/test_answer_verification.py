@@ -115,20 +115,20 @@ def test_a_changed_page_flags_the_answer_and_it_is_verified_again(two_shops, edi
 
 
 def test_api_answers_round_trip(two_shops, client, editor, approver, run_jobs):
-    import base64
+    from tests.integrations.conftest import make_token
 
     (base, _), _ = two_shops
     source = _activate(base + "/returns", editor, approver, run_jobs)
     pv = _passage(source, "Returns policy > Return window")
-    auth = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(b"editor:pw-editor").decode()}
-    body = {"answer": "You may return any item within 30 days of delivery [1].", "sources": [pv.pk]}
+    auth = {"HTTP_AUTHORIZATION": "Bearer " + make_token(editor)}
+    body = {"answer": "You may return any item within 30 days of delivery [1].", "passage_version_ids": [pv.pk]}
     response = client.post("/api/v1/answers", data=json.dumps(body), content_type="application/json", **auth)
     assert response.status_code == 202
     run_jobs()
-    detail = client.get(f"/api/v1/answers/{response.json()['id']}", **auth).json()
+    detail = client.get(f"/api/v1/answers/{response.json()['answer_id']}", **auth).json()
     assert detail["state"] == "supported"
-    bad = client.post("/api/v1/answers", data=json.dumps({"answer": "x", "sources": [10**9]}), content_type="application/json", **auth)
-    assert bad.status_code == 400 and bad.json()["error"]["field"] == "sources"
+    bad = client.post("/api/v1/answers", data=json.dumps({"answer": "x", "passage_version_ids": [10**9]}), content_type="application/json", **auth)
+    assert bad.status_code == 404 and bad.json()["error"]["field"] == "passage_version_ids"
     assert client.post("/api/v1/answers", data=json.dumps(body), content_type="application/json").status_code == 401
 
 

@@ -55,6 +55,8 @@ def test_registry_mode_reports_passage_state_and_safe_link(client, editor):
     source.save()
 
     answer = "Express delivery takes 1 to 2 working days [1]. See https://evil.example.net/phish for more."
+    assert post(client, {"sources": [pv.pk], "answer": answer}).status_code == 401, "registry mode needs a login"
+    client.force_login(editor)
     report = post(client, {"sources": [pv.pk], "answer": answer}).json()
     [entry] = report["registry"]
     assert entry["state"] == "active"
@@ -69,7 +71,8 @@ def test_registry_mode_reports_passage_state_and_safe_link(client, editor):
     assert entry["link"] is None
 
 
-def test_unknown_passage_id_is_a_400(client):
+def test_unknown_passage_id_is_a_404(client, editor):
+    client.force_login(editor)
     response = post(client, {"sources": [999999], "answer": "x [1]"})
-    assert response.status_code == 400
+    assert response.status_code == 404
     assert "999999" in response.json()["error"]["message"]

@@ -102,12 +102,16 @@ def test_web_answers_503_while_the_database_is_away_and_everything_recovers_by_i
     site = CountingServer()
     port = free_port()
     env = app_env(database_url=pg_db, redis_url=own_redis.url, DATABASE_CONN_MAX_AGE="60")
-    manage(env, "shell", "-c", "from django.contrib.auth.models import User; User.objects.create_superuser('ops', '', 'ops-pw')")
+    token = manage(env, "shell", "-c", (
+        "from django.contrib.auth.models import User; from integrations.models import Integration; "
+        "from integrations.services import token_create; ops = User.objects.create_superuser('ops', '', 'ops-pw'); "
+        "i = Integration.objects.create(name='ops', user=ops); print(token_create(actor=None, integration_id=i.pk, scopes=['read_evidence'])[1])"
+    )).strip().splitlines()[-1]
     web = AppProcess.web(env, port)
     worker = AppProcess.worker(env, "--queues", "fetch,extract,default", "--interval", "1", name="worker")
     base = f"http://127.0.0.1:{port}"
     admin = (f"{base}/admin/", {"Cookie": "sessionid=abcdefghijklmnopqrstuvwxyz012345"})
-    api = (f"{base}/api/v1/passages", {"Authorization": "Basic b3BzOm9wcy1wdw=="})  # ops:ops-pw
+    api = (f"{base}/api/v1/passages", {"Authorization": f"Bearer {token}"})
     try:
         wait_for(lambda: _get(*admin)[0] == 302, timeout=30, what="web up")
         assert _get(*api)[0] == 200

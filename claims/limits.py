@@ -1,0 +1,41 @@
+"""Limits on one answer (size, claims, sources), so that no answer can hold the judge queue for
+long or make pages unbounded. Configured in settings / .env.example (CITECHECK_ANSWER_MAX_*)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from citecheck.errors import InvalidInput, TooLarge
+
+
+def answer_limits_check(*, raw_response: Any, passage_version_ids: Any) -> None:
+    """Refuse an answer over the limits: 413 for its size, 400 for too many claims or sources."""
+    from citecheck import citations as checker
+    from citecheck.claims import extract_claims
+
+    if isinstance(raw_response, str) and len(raw_response) > settings.CITECHECK_ANSWER_MAX_CHARS:
+        raise TooLarge(f"answer: {len(raw_response)} characters; the limit is {settings.CITECHECK_ANSWER_MAX_CHARS}", field="answer")
+    if isinstance(passage_version_ids, list) and len(passage_version_ids) > settings.CITECHECK_ANSWER_MAX_SOURCES:
+        raise InvalidInput(
+            f"passage_version_ids: {len(passage_version_ids)} given; the limit is {settings.CITECHECK_ANSWER_MAX_SOURCES}",
+            field="passage_version_ids",
+        )
+    if not isinstance(raw_response, str):
+        return
+    try:
+        parsed = checker.parse_answer(raw_response)
+    except checker.InputError:
+        return  # the caller reports the parse error
+    claims = list(extract_claims(parsed.answer_text))
+    if len(claims) > settings.CITECHECK_ANSWER_MAX_CLAIMS:
+        raise InvalidInput(f"answer: {len(claims)} claims; the limit is {settings.CITECHECK_ANSWER_MAX_CLAIMS} per answer", field="answer")
+    # The judge queue's share of one answer: a claim citing nothing is judged against every passage sent.
+    sent = len(passage_version_ids) if isinstance(passage_version_ids, list) else 0
+    pairs = sum(len(set(c.citations)) or sent for c in claims if c.needs_evidence)
+    if pairs > settings.CITECHECK_ANSWER_MAX_JUDGEMENTS:
+        raise InvalidInput(
+            f"answer: {pairs} claim-passage pairs to judge; the limit is {settings.CITECHECK_ANSWER_MAX_JUDGEMENTS} per answer "
+            "(cite the passages with [n] markers, or send fewer passages)", field="answer",
+        )

@@ -1,0 +1,89 @@
+"""GET /passages (full export and change feed) and POST /check-citations."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from ninja import Query, Router
+from pydantic import Field
+
+from citecheck.errors import InvalidInput
+from integrations.api.auth import ApiAuth, optional_identity
+from integrations.api.errors import ApiError
+from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
+from integrations.selectors import export_changes, export_page, parse_changed_since
+from reviews.audit import permission_require
+
+router = Router(tags=["evidence"])
+
+
+class PassageQuery(Strict):
+    model_config = {"extra": "forbid", "strict": False}
+    cursor: str | None = Field(None, max_length=200, description="`next_cursor` of the previous page of a full export.")
+    changed_since: str | None = Field(None, max_length=200, description="A `sync_cursor`/`next_cursor` of the feed, or an ISO 8601 time with offset.")
+    limit: int = Field(200, ge=1, description="Items per page (at most CITECHECK_API_PAGE_MAX, 1000 by default).")
+    after: int | None = Field(None, ge=0, le=2**63 - 1, description="Deprecated: the previous API's passage-version id to continue after.")
+
+
+@router.get(
+    "/passages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
+    summary="Export the citable passages (full sync), or what changed since a cursor (incremental sync with tombstones) — token scope: read_evidence",
+)
+def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
+    """Without `changed_since`: every active, unblocked passage version, page by page (follow
+    `next_cursor`); keep the first page's `sync_cursor`. With `changed_since`: additions and
+    changes as passage objects and everything that left the export as tombstones (reason,
+    replacement id). Listings carry an ETag; send it back as If-None-Match to get 304."""
+    unknown = sorted(set(request.GET) - set(PassageQuery.model_fields))
+    if unknown:
+        raise InvalidInput(f"unknown query parameter(s): {', '.join(unknown)}", field=unknown[0])
+    permission_require(actor=request.user, perm="sources.view_passageversion", action="passages_export")
+    if query.limit > settings.CITECHECK_API_PAGE_MAX:
+        raise InvalidInput(f"limit: at most {settings.CITECHECK_API_PAGE_MAX}", field="limit")
+    if query.cursor and query.changed_since:
+        raise InvalidInput("cursor: give either cursor (full export) or changed_since (change feed)", field="cursor")
+    with transaction.atomic():
+        if query.changed_since:
+            page = export_changes(since=parse_changed_since(query.changed_since), limit=query.limit)
+        else:
+            page = export_page(cursor=query.cursor, limit=query.limit, after=query.after)
+    body = json.dumps(page.to_json(), ensure_ascii=False).encode()
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@router.post(
+    "/check-citations", auth=None, response={200: dict[str, Any], 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
+    summary="Mechanical citation check of a model answer against sources (no database writes)",
+)
+def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
+    """Anonymous callers send the sources inline (text or a JSON array). With passage-version
+    ids as sources (registry mode) the caller must be authenticated with read permission; a
+    blocked passage is reported as blocked and its text is neither matched nor shown."""
+    from claims.citations import citations_check
+
+    sources = payload.sources
+    user = None
+    registry = isinstance(sources, list) and bool(sources) and all(isinstance(i, int) and not isinstance(i, bool) for i in sources)
+    if registry:
+        user = optional_identity(request)
+        if user is None:
+            raise ApiError(401, "unauthenticated", "Passage-version ids as sources need a token with read_evidence or a desk login; "
+                           "anonymous callers send the sources' text inline.", "sources", {"WWW-Authenticate": 'Bearer realm="citecheck"'})
+        permission_require(actor=user, perm="sources.view_passageversion", action="check_citations_registry")
+        if any(int(i) < 1 or int(i) > 2**63 - 1 for i in sources):
+            raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
+    user = optional_identity(request) if not registry else user
+    may_read = user is not None and user.has_perm("sources.view_passageversion")
+    return citations_check(sources=sources, answer=payload.answer, registry_access=may_read)

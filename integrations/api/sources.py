@@ -1,0 +1,185 @@
+"""Sources (register one or many, read, re-check), version activation, and blocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from ninja import Router, Status
+
+from citecheck.errors import InvalidInput, NotFound, ServiceError
+from integrations.api.auth import ApiAuth
+from integrations.api.schemas import (
+    ActivateIn,
+    BlockIn,
+    BlockOut,
+    BulkOut,
+    ErrorOut,
+    LiftIn,
+    Queued,
+    SourceIn,
+    SourceOut,
+    SourcesBulkIn,
+    VersionOut,
+)
+from reviews.audit import permission_require
+
+router = Router(tags=["sources and blocks"])
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
+MAX_ID = 2**63 - 1
+
+
+def _id(value: int, field: str) -> int:
+    if value < 1 or value > MAX_ID:
+        raise InvalidInput(f"{field}: not an id", field=field)
+    return value
+
+
+def _source_json(source: Any) -> dict[str, Any]:
+    from reviews.models import AuditLog
+    from sources.models import Stage
+
+    stages = (
+        AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
+        .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
+    )
+    return {
+        "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
+        "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,
+        "live_page_changed": source.live_page_changed, "is_blocked": source.is_blocked, "priority": source.priority,
+        "risk_level": source.risk_level,
+        "versions": [
+            {"source_version_id": v.pk, "number": v.number, "is_active": v.is_active, "extraction_status": v.extraction_status,
+             "diff": v.diff_summary, "created_at": v.created_at.isoformat(), "activated_at": v.activated_at.isoformat() if v.activated_at else None}
+            for v in source.versions.order_by("-number")[:50]
+        ],
+        "fetches": [
+            {"fetched_at": f.fetched_at.isoformat(), "requested_url": f.requested_url, "final_url": f.final_url, "status_code": f.status_code,
+             "link_state": f.link_state, "redirects": f.redirects, "error": f.error}
+            for f in source.fetches.order_by("-fetched_at", "-id")[:50]
+        ],
+        "stages": [{**row, "at": row["at"].isoformat()} for row in stages],
+    }
+
+
+def _register(user: Any, row: SourceIn) -> Any:
+    from sources.services import source_register
+
+    return source_register(actor=user, url=row.url, title=row.title, document_type=row.document_type, language=row.language,
+                           owner=row.owner, priority=row.priority, risk_level=row.risk_level)
+
+
+@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
+def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
+    permission_require(actor=request.user, perm="sources.add_source", action="source_register")
+    with transaction.atomic():
+        source = _register(request.user, payload)
+    return Status(201, _source_json(source))
+
+
+@router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
+             summary="Register many sources; one result per row (rows that fail do not stop the others) — token scope: manage_sources")
+def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
+    if len(payload.sources) > settings.CITECHECK_API_BULK_MAX:
+        raise InvalidInput(f"sources: {len(payload.sources)} rows; the limit is {settings.CITECHECK_API_BULK_MAX}", field="sources")
+    permission_require(actor=request.user, perm="sources.add_source", action="source_register")
+    rows = []
+    with transaction.atomic():
+        for n, row in enumerate(payload.sources):
+            try:
+                with transaction.atomic():
+                    source = _register(request.user, row)
+                rows.append({"row": n, "ok": True, "source_id": source.pk, "error": None})
+            except ServiceError as exc:
+                rows.append({"row": n, "ok": False, "source_id": None,
+                             "error": {"code": exc.code, "message": exc.message, "field": f"sources[{n}].{exc.field}" if exc.field else f"sources[{n}]"}})
+    created = sum(1 for r in rows if r["ok"])
+    return {"created": created, "failed": len(rows) - created, "rows": rows}
+
+
+@router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
+            summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
+def source_detail(request: HttpRequest, source_id: int) -> Any:
+    from sources.models import Source
+
+    permission_require(actor=request.user, perm="sources.view_source", action="source_read")
+    source = Source.objects.filter(pk=_id(source_id, "source_id")).first()
+    if source is None:
+        raise NotFound(f"no source {source_id}", field="source_id")
+    return _source_json(source)
+
+
+@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
+def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
+    from sources.services import source_refetch
+
+    permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
+    with transaction.atomic():
+        source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
+    return Status(202, {"queued": True, "source_id": source_id})
+
+
+@router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
+             summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
+def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
+    from sources.services import version_activate
+
+    permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
+    with transaction.atomic():
+        version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
+                                   emergency_override=payload.emergency_override)
+    return {"source_version_id": version.pk, "is_active": version.is_active}
+
+
+def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any]:
+    return {
+        "block_id": switch.pk, "target": switch.target, "source_id": switch.source_id, "domain": switch.domain,
+        "passage_id": switch.passage_id, "reason": switch.reason, "blocked_at": switch.blocked_at.isoformat(),
+        "lifted_at": switch.lifted_at.isoformat() if switch.lifted_at else None, "affected_answers": affected,
+    }
+
+
+@router.post("/blocks", auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
+             summary="Block a source, a domain, a passage or (the passage of) a passage version at once — token scope: block")
+def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
+    """`target` names what is blocked and which id field is required: `source` → source_id,
+    `domain` → domain, `passage` → passage_id (stable), `passage_version` → passage_version_id
+    (blocks its passage across versions). Lists the answers that cited the blocked evidence."""
+    from reviews.services import block_apply
+    from sources.models import Passage, PassageVersion, Source
+
+    needed = {"source": "source_id", "domain": "domain", "passage": "passage_id", "passage_version": "passage_version_id"}[payload.target]
+    if not getattr(payload, needed):
+        raise InvalidInput(f"{needed}: required when target is {payload.target}", field=needed)
+    model: Any
+    model, value = {"source_id": (Source, payload.source_id), "passage_id": (Passage, payload.passage_id),
+                    "passage_version_id": (PassageVersion, payload.passage_version_id)}.get(needed, (None, None))
+    if model is not None and not model.objects.filter(pk=value).exists():
+        raise NotFound(f"{needed}: no such id {value}", field=needed)
+    target = "passage" if payload.target == "passage_version" else payload.target
+    permission_require(actor=request.user, perm="sources.block_source", action=f"{target}_block")
+    with transaction.atomic():
+        switch, affected = block_apply(actor=request.user, target=target, reason=payload.reason, source_id=payload.source_id,
+                                       domain=payload.domain, passage_id=payload.passage_id, passage_version_id=payload.passage_version_id)
+    return Status(201, _block_json(switch, affected))
+
+
+@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
+def blocks_list(request: HttpRequest) -> Any:
+    from reviews.models import BlockSwitch
+
+    permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
+    return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
+
+
+@router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
+             summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
+def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
+    from reviews.services import block_lift
+
+    permission_require(actor=request.user, perm="sources.approve_source", action="block_lift")
+    with transaction.atomic():
+        switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)
+    return _block_json(switch)

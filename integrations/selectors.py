@@ -1,0 +1,231 @@
+"""The evidence export for the bot's retrieval index: full pages by cursor and the change feed
+(upserts and tombstones). The same objects are served by GET /api/v1/passages and written by
+`manage.py export_passages`."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Max
+from django.utils.dateparse import parse_datetime
+
+from citecheck.errors import InvalidInput
+from integrations.models import ExportChange
+from reviews.models import SiteSwitch
+from sources.models import EvidenceStatus, PassageVersion, Priority, VersionPassage
+from sources.selectors import CITED_KINDS, DomainRules, citable_filter, link_for, link_html, safe_link, url_domain
+
+
+class TombstoneReason:
+    BLOCKED = "blocked"
+    REMOVED_FROM_PAGE = "removed_from_page"
+    SUPERSEDED = "superseded"
+    SOURCE_DEAD = "source_dead"
+    SOURCE_SUSPENDED = "source_suspended"
+    PRIMARY_ONLY = "primary_only"
+    DELETED = "deleted"
+
+
+@dataclass(frozen=True)
+class ActiveInfo:
+    """For a set of passages: the passage version of each in its source's active version."""
+
+    by_passage: dict[int, tuple[int, int, int]]  # passage id -> (passage version id, source version id, number)
+
+
+def _active_info(passage_ids: set[int]) -> ActiveInfo:
+    rows = (
+        VersionPassage.objects.filter(source_version__is_active=True, passage_version__passage_id__in=passage_ids, change_kind__in=CITED_KINDS)
+        .values_list("passage_version__passage_id", "passage_version_id", "source_version_id", "source_version__number")
+    )
+    return ActiveInfo(by_passage={p: (pv, sv, n) for p, pv, sv, n in rows})
+
+
+def passage_object(pv: PassageVersion, *, rules: DomainRules, version: tuple[int, int] | None) -> dict[str, Any]:
+    """The safe source object of one exported passage version (seed 004)."""
+    passage = pv.passage
+    source = passage.source
+    link = safe_link(pv, rules=rules)
+    return {
+        "type": "passage",
+        "passage_version_id": pv.pk,
+        "passage_id": passage.pk,
+        "source_id": source.pk,
+        "source_version_id": version[0] if version else None,
+        "version_number": version[1] if version else None,
+        "url": link["href"] if link else None,
+        "page_title": source.title,
+        "section_heading": pv.section_heading,
+        "heading_path": passage.heading_path,
+        "link_text": link["text"] if link else (source.title or source.domain),
+        "link_html": link_html(link) or None,
+        "text": pv.text,
+        "fingerprint": pv.fingerprint,
+        "fetched_at": source.last_ok_at.isoformat() if source.last_ok_at else None,
+        "approval_state": "approved",
+        "priority": source.priority,
+        "language": source.language,
+        "evidence_status": "temporarily_unverified" if source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED else "ok",
+    }
+
+
+def _tombstone_reason(pv: PassageVersion, *, rules: DomainRules, active: ActiveInfo, primary_only: bool) -> tuple[str | None, int | None]:
+    """(reason, replacement passage version id) when `pv` may not be cited now, else (None, None)."""
+    passage = pv.passage
+    source = passage.source
+    if passage.is_blocked or source.is_blocked or {source.domain, url_domain(source.canonical_url)} & rules.blocked:
+        return TombstoneReason.BLOCKED, None
+    if source.evidence_status == EvidenceStatus.DEAD:
+        return TombstoneReason.SOURCE_DEAD, None
+    if source.evidence_status == EvidenceStatus.SUSPENDED:
+        return TombstoneReason.SOURCE_SUSPENDED, None
+    current = active.by_passage.get(passage.pk)
+    if current is None:
+        return TombstoneReason.REMOVED_FROM_PAGE, None
+    if current[0] != pv.pk:
+        return TombstoneReason.SUPERSEDED, current[0]
+    if primary_only and source.priority != Priority.PRIMARY:
+        return TombstoneReason.PRIMARY_ONLY, None
+    return None, None
+
+
+def _primary_only() -> bool:
+    return SiteSwitch.objects.filter(pk=1, primary_only=True).exists()
+
+
+# --- cursors: opaque to the bot, "p:<after pv id>:<feed position>" or "c:<feed position>" ----
+
+
+def _encode(kind: str, *values: int) -> str:
+    return base64.urlsafe_b64encode(":".join([kind, *map(str, values)]).encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str, field: str) -> tuple[str, list[int]]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        kind, *values = raw.split(":")
+        numbers = [int(v) for v in values]
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{field}: not a cursor this API gave out", field=field) from exc
+    if kind not in ("p", "c") or not numbers or any(n < 0 or n > 2**63 - 1 for n in numbers):
+        raise InvalidInput(f"{field}: not a cursor this API gave out", field=field)
+    return kind, numbers
+
+
+def feed_position() -> int:
+    return ExportChange.objects.aggregate(m=Max("id"))["m"] or 0
+
+
+def feed_position_at(moment: datetime) -> int:
+    """The feed position just before `moment`: changes at or after it are returned."""
+    first = ExportChange.objects.filter(at__gte=moment).order_by("id").values_list("id", flat=True).first()
+    return (first - 1) if first is not None else feed_position()
+
+
+def parse_changed_since(value: str) -> int:
+    """A cursor given out by this API (`sync_cursor` / `next_cursor`), or an ISO 8601 time."""
+    try:
+        moment = parse_datetime(value)
+    except ValueError as exc:
+        raise InvalidInput(f"changed_since: not a valid time ({exc})", field="changed_since") from exc
+    if moment is not None:
+        if moment.tzinfo is None:
+            raise InvalidInput("changed_since: give the time with its UTC offset, e.g. 2026-01-01T00:00:00Z", field="changed_since")
+        return feed_position_at(moment)
+    kind, numbers = _decode(value, "changed_since")
+    return numbers[-1]
+
+
+@dataclass
+class ExportPage:
+    items: list[dict[str, Any]]
+    next_cursor: str | None
+    sync_cursor: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"items": self.items, "next_cursor": self.next_cursor, "sync_cursor": self.sync_cursor}
+
+
+ROW_FIELDS = (
+    "pk", "passage_id", "text", "fingerprint", "section_heading", "passage__anchor", "passage__heading_path", "passage__source_id",
+    "passage__source__canonical_url", "passage__source__domain", "passage__source__title", "passage__source__priority",
+    "passage__source__language", "passage__source__evidence_status", "passage__source__last_ok_at",
+    "memberships__source_version_id", "memberships__source_version__number",
+)
+
+
+def _row_object(row: tuple[Any, ...], rules: DomainRules) -> dict[str, Any] | None:
+    """The passage object of one export row (None when the rendered URL's domain is blocked)."""
+    (pk, passage_id, text, fingerprint, section, anchor, heading_path, source_id, url, domain, title, priority, language,
+     evidence, last_ok, version_id, number) = row
+    if url_domain(url) in rules.blocked:
+        return None
+    link = link_for(url=url, source_domain=domain, anchor=anchor, text=text, title=title or domain, section=section, rules=rules)
+    return {
+        "type": "passage", "passage_version_id": pk, "passage_id": passage_id, "source_id": source_id,
+        "source_version_id": version_id, "version_number": number,
+        "url": link["href"] if link else None, "page_title": title, "section_heading": section, "heading_path": heading_path,
+        "link_text": link["text"] if link else (title or domain), "link_html": link_html(link) or None,
+        "text": text, "fingerprint": fingerprint, "fetched_at": last_ok.isoformat() if last_ok else None,
+        "approval_state": "approved", "priority": priority, "language": language,
+        "evidence_status": "temporarily_unverified" if evidence == EvidenceStatus.TEMPORARILY_UNVERIFIED else "ok",
+    }
+
+
+def export_page(*, cursor: str | None, limit: int, after: int | None = None) -> ExportPage:
+    """One page of the full export, ordered by passage version id. `sync_cursor` is the feed
+    position when the full sync started: pass it as `changed_since` afterwards.
+
+    One query for the rows (plain tuples: no model instances on the hot path), one for the
+    domain rules; the membership join of `citable_filter` also gives each row its version."""
+    if cursor:
+        kind, numbers = _decode(cursor, "cursor")
+        if kind != "p" or len(numbers) != 2:
+            raise InvalidInput("cursor: not a full-export cursor (use changed_since for the change feed)", field="cursor")
+        after, position = numbers
+    else:
+        after, position = after or 0, feed_position()
+    # The bound is repeated on the membership side: PostgreSQL does not carry `pk > after` across
+    # the join, and would otherwise merge-join the memberships index from its start on every page.
+    rows = list(
+        PassageVersion.objects.filter(citable_filter(), pk__gt=after, memberships__passage_version_id__gt=after)
+        .order_by("pk").values_list(*ROW_FIELDS)[:limit]
+    )
+    rules = DomainRules.load()
+    items = [item for item in (_row_object(row, rules) for row in rows) if item is not None]
+    next_cursor = _encode("p", rows[-1][0], position) if len(rows) == limit else None
+    return ExportPage(items=items, next_cursor=next_cursor, sync_cursor=_encode("c", position))
+
+
+def export_changes(*, since: int, limit: int) -> ExportPage:
+    """Changes after feed position `since`: the current object of every passage version that
+    entered or changed, and a tombstone (reason, replacement) for every one that left."""
+    feed = list(ExportChange.objects.filter(id__gt=since).order_by("id").values_list("id", "passage_version_id")[:limit])
+    latest: dict[int, int] = {}
+    for position, pv_id in feed:
+        latest[pv_id] = position  # a version touched twice is reported once, at its last change
+    found = PassageVersion.objects.select_related("passage__source").in_bulk(list(latest))
+    rules = DomainRules.load()
+    active = _active_info({pv.passage_id for pv in found.values()})
+    primary_only = _primary_only()
+    items: list[dict[str, Any]] = []
+    for pv_id, _position in sorted(latest.items(), key=lambda kv: kv[1]):
+        pv = found.get(pv_id)
+        if pv is None:
+            items.append({"type": "tombstone", "passage_version_id": pv_id, "passage_id": None, "reason": TombstoneReason.DELETED,
+                          "replacement_passage_version_id": None})
+            continue
+        reason, replacement = _tombstone_reason(pv, rules=rules, active=active, primary_only=primary_only)
+        if reason is None:
+            current = active.by_passage[pv.passage_id]
+            items.append(passage_object(pv, rules=rules, version=(current[1], current[2])))
+        else:
+            items.append({"type": "tombstone", "passage_version_id": pv.pk, "passage_id": pv.passage_id, "reason": reason,
+                          "replacement_passage_version_id": replacement})
+    end = feed[-1][0] if feed else since
+    more = len(feed) == limit
+    return ExportPage(items=items, next_cursor=_encode("c", end) if more else None, sync_cursor=_encode("c", end))
+
