@@ -191,6 +191,7 @@ class SourceOut(BaseModel):
     versions: list[dict[str, Any]]
     fetches: list[dict[str, Any]]
     stages: list[dict[str, Any]]
+    work: dict[str, Any] | None = None
 
 
 class BulkRow(BaseModel):
@@ -209,6 +210,7 @@ class BulkOut(BaseModel):
 class Queued(BaseModel):
     queued: bool
     source_id: int
+    work: dict[str, Any] | None = None
 
 
 class ActivateIn(Strict):

@@ -38,6 +38,7 @@ def _id(value: int, field: str) -> int:
 
 
 def _source_json(source: Any) -> dict[str, Any]:
+    from dispatch.selectors import work_status
     from reviews.models import AuditLog
     from sources.models import Stage
 
@@ -61,6 +62,9 @@ def _source_json(source: Any) -> dict[str, Any]:
             for f in source.fetches.order_by("-fetched_at", "-id")[:50]
         ],
         "stages": [{**row, "at": row["at"].isoformat()} for row in stages],
+        # The latest work asked for this source (queued / delayed / running / done / failed):
+        # "delayed" means the job queue did not take it yet; it runs when the queue is back.
+        "work": work_status(source),
     }
 
 
@@ -118,7 +122,10 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
     with transaction.atomic():
         source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
-    return Status(202, {"queued": True, "source_id": source_id})
+    from dispatch.selectors import work_status
+
+    # After commit: "queued" once Redis took the job, "delayed" (with the message) when it did not.
+    return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
 
 
 @router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},

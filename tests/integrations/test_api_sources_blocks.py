@@ -16,7 +16,10 @@ def test_register_one_and_read_it_back(api):
     assert source["domain"] == "example.com" and source["stage"] == "registered"
     detail = api.get(f"/sources/{source['source_id']}").json()
     assert detail["stages"] and detail["stages"][0]["to_state"] == "registered"
-    assert api.post(f"/sources/{source['source_id']}/fetch").status_code == 202
+    refetch = api.post(f"/sources/{source['source_id']}/fetch")
+    assert refetch.status_code == 202
+    assert refetch.json()["work"]["state"] in {"queued", "running", "done"}, "the work status says the job was taken"
+    assert api.get(f"/sources/{source['source_id']}").json()["work"]["state"] in {"queued", "running", "done"}
     assert api.get("/sources/999999").status_code == 404
 
 
