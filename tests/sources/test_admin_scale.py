@@ -50,8 +50,9 @@ def test_list_query_count_does_not_grow_with_the_rows_shown(app_label, model_nam
         first = model_admin.model._default_manager.order_by("-pk").values_list("pk", flat=True).first()
         if first is not None:
             one, _, _ = _queries(client, url, {"q": str(first)})
-            # A search adds exactly one query (its bounded lookup of matching ids), whatever it finds.
-            assert one == full + 1, f"{url}: {full} queries for a page of rows, {one} for one row found by a search"
+            # A search adds at most one query (its bounded lookup of matching ids), whatever it finds;
+            # on PostgreSQL the plain list's row estimate is one query too, which a search replaces.
+            assert one <= full + 1, f"{url}: {full} queries for a page of rows, {one} for one row found by a search"
 
 
 def test_passage_version_list_reads_no_body_and_sorts_by_its_key(data, superuser, client):
