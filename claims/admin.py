@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -65,13 +66,38 @@ def _claim_block(claim: dict[str, Any]) -> SafeString:
     return format_html("{}" * len(parts), *parts)
 
 
+CLAIMS_PER_PAGE = 50
+
+
+def claims_page_number(request: HttpRequest) -> int:
+    """`?claims_page=N` of the answer page (1 when absent or not a page number)."""
+    raw = request.GET.get("claims_page", "1")
+    return int(raw) if raw.isdigit() and 0 < int(raw) < 1_000_000 else 1
+
+
+class ClaimPageFormSet(BaseInlineFormSet):
+    """One page of an answer's claims: a long answer never renders all of them at once."""
+
+    page = 1
+
+    def get_queryset(self) -> QuerySet[Claim]:
+        start = (self.page - 1) * CLAIMS_PER_PAGE
+        return super().get_queryset()[start : start + CLAIMS_PER_PAGE]
+
+
 class ClaimInline(ReadOnlyInline):
     model = Claim
+    formset = ClaimPageFormSet
+    verbose_name_plural = f"claims ({CLAIMS_PER_PAGE} to a page: see “Claims pages” above)"
     fields = ("position", "text", "sentence", "needs_citation", "state", "confidence", "needs_reverification")
     readonly_fields = fields
     extra = 0
     max_num = 0
     can_delete = False
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset = super().get_formset(request, obj, **kwargs)
+        return type("ClaimPage", (formset,), {"page": claims_page_number(request)})
 
 
 class ChangeInline(ReadOnlyInline):
@@ -91,7 +117,7 @@ class AnswerAdmin(ScaledAdmin):
     list_filter = ("state", "verification_mode", "needs_reverification")
     search_fields = ("=id", "question")
     list_only = ("id", "question", "answer_text", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
-    readonly_fields = ("trace_link", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    readonly_fields = ("trace_link", "claims_pages", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
     inlines = [ClaimInline, ChangeInline]
     actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
@@ -106,6 +132,16 @@ class AnswerAdmin(ScaledAdmin):
             path("<int:answer_id>/trace/", site.admin_view(partial(admin_trace.trace_view, site=site)), name="desk-trace"),
             *super().get_urls(),
         ]
+
+    @admin.display(description="Claims pages")
+    def claims_pages(self, obj: Answer) -> SafeString:
+        total = obj.claims.count()
+        pages = max(1, -(-total // CLAIMS_PER_PAGE))
+        if pages == 1:
+            return format_html("{} claim(s), all shown below.", total)
+        shown = [*range(1, min(pages, 20) + 1), *([pages] if pages > 20 else [])]
+        links = format_html_join(" · ", '<a href="?claims_page={}">page {}</a>', ((n, n) for n in shown))
+        return format_html("{} claims, {} to a page: {}", total, CLAIMS_PER_PAGE, links)
 
     @admin.display(description="Trace")
     def trace_link(self, obj: Answer) -> SafeString:
