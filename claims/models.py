@@ -89,7 +89,7 @@ class Claim(models.Model):
     position = models.PositiveIntegerField()
     sentence = models.TextField(blank=True, help_text="The answer's sentence this claim was split from, when it was compound.")
     needs_citation = models.BooleanField(default=True)
-    state = models.CharField(max_length=20, choices=ClaimState.choices, default=ClaimState.PENDING)
+    state = models.CharField(max_length=20, choices=ClaimState.choices, default=ClaimState.PENDING, db_index=True)
     confidence = models.CharField(max_length=10, choices=Confidence.choices, blank=True)
     needs_reverification = models.BooleanField(default=False)
 
@@ -146,7 +146,10 @@ class Judgement(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status"], name="judgement_status_idx")]
+        indexes = [
+            models.Index(fields=["status"], name="judgement_status_idx"),
+            models.Index(fields=["confidence", "-created_at"], name="judgement_confidence_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["claim_text_hash", "passage_fingerprint", "judge", "model", "prompt_version"],

@@ -241,12 +241,15 @@ def _suspended_items(rows: list[Source]) -> list[QueueItem]:
 
 
 def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
-    contradicted = Claim.objects.filter(answer=OuterRef("pk"), state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING])
-    blocked = Citation.objects.filter(claim__answer=OuterRef("pk")).filter(
+    contradicted_claims = Claim.objects.filter(state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING])
+    citing_blocked = Citation.objects.filter(
         Q(passage_version__passage__is_blocked=True) | Q(passage_version__passage__source__is_blocked=True)
     )
-    qs = Answer.objects.annotate(has_contradiction=Exists(contradicted), cites_blocked=Exists(blocked)).filter(
-        Q(state=AnswerState.CONFLICTING) | Q(needs_reverification=True) | Q(has_contradiction=True) | Q(cites_blocked=True)
+    # Which answers: each set starts from its small, indexed side (flagged claims, blocked
+    # passages) and is read once, never an EXISTS per answer over the whole table.
+    qs = Answer.objects.filter(
+        Q(state=AnswerState.CONFLICTING) | Q(needs_reverification=True)
+        | Q(pk__in=contradicted_claims.values("answer_id")) | Q(pk__in=citing_blocked.values("claim__answer_id"))
     )
     if filters.language:
         qs = qs.filter(language=filters.language)
@@ -254,10 +257,20 @@ def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
 
 
 def _answer_items(rows: list[Answer]) -> list[QueueItem]:
+    # Why each shown answer is here: two queries over the shown ids, not per answer.
+    ids = [a.pk for a in rows]
+    contradicted_ids = set(
+        Claim.objects.filter(answer_id__in=ids, state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING]).values_list("answer_id", flat=True)
+    )
+    blocked_ids = set(
+        Citation.objects.filter(claim__answer_id__in=ids)
+        .filter(Q(passage_version__passage__is_blocked=True) | Q(passage_version__passage__source__is_blocked=True))
+        .values_list("claim__answer_id", flat=True)
+    )
     items = []
     for a in rows:
         reasons = []
-        contradicted, cites_blocked = getattr(a, "has_contradiction", False), getattr(a, "cites_blocked", False)
+        contradicted, cites_blocked = a.pk in contradicted_ids, a.pk in blocked_ids
         if contradicted or a.state == AnswerState.CONFLICTING:
             reasons.append("a claim is contradicted or sources disagree")
         if cites_blocked:
