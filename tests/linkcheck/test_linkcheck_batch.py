@@ -44,7 +44,7 @@ def test_per_host_gap_from_a_domain_policy_overrides_the_default(server: LocalSe
     check_urls(urls, dataclasses.replace(config, host_gaps={"localhost": 0.15}))
     slow = sorted(server.stats.starts["policygap"])
     fast = sorted(server.stats.starts["nogap"])
-    assert slow[-1] - slow[0] >= 0.28
+    assert slow[-1] - slow[0] >= 0.26  # two gaps of 0.15 s, with the same slack as the test above (0.13 a gap)
     assert fast[-1] - fast[0] < 0.1
 
 
