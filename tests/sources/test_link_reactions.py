@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.test import override_settings
@@ -16,37 +14,14 @@ from reviews.models import AuditLog, TestPair
 from sources.models import EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, TaskKind, TaskStatus
 from sources.selectors import export_passages
 from sources.services import canonical_proposal_decide, source_refetch, source_register, version_activate
+from tests.routeserver import RouteServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PAGE = b"<html><head><title>Terms</title></head><body><main><h1>Terms</h1><p>Refunds are paid within 10 working days of receiving the item.</p></main></body></html>"
 
 
-class Site:
-    """path -> (status, headers, body); every request is counted."""
-
-    def __init__(self) -> None:
-        self.routes: dict[str, tuple[int, dict[str, str], bytes]] = {}
-        self.hits: list[str] = []
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
-                site.hits.append(self.path)
-                status, headers, body = site.routes.get(self.path, (404, {}, b"missing"))
-                self.send_response(status)
-                for name, value in {"Content-Type": "text/html; charset=utf-8", "Content-Length": str(len(body)), **headers}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-
+Site = RouteServer
 
 @pytest.fixture
 def site():
