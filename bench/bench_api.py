@@ -36,7 +36,7 @@ def generate() -> None:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from sources.models import ChangeKind, Passage, PassageVersion, Source, SourceVersion, VersionPassage
+    from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, VersionPassage
 
     now = timezone.now()
     batch = 500
@@ -45,9 +45,10 @@ def generate() -> None:
             sources = Source.objects.bulk_create([
                 Source(url=f"https://site{n % 700}.example{n % 13}.com/page/{n}", canonical_url=f"https://site{n % 700}.example{n % 13}.com/page/{n}",
                        normalized_url=f"https://site{n % 700}.example{n % 13}.com/page/{n}", domain=f"example{n % 13}.com", title=f"Page {n}",
-                       stage="active", evidence_status="verified", priority="primary", last_ok_at=now)
+                       stage="active", evidence_status="verified", priority="primary")
                 for n in range(start, min(SOURCES, start + batch))
             ])
+            CheckTimes.objects.bulk_create([CheckTimes(source=s, last_checked_at=now, last_ok_at=now) for s in sources])
             versions = SourceVersion.objects.bulk_create([
                 SourceVersion(source=s, number=1, content_hash=f"h{s.pk}", body_compressed=b"", is_active=True, extraction_status="ok", activated_at=now)
                 for s in sources

@@ -49,17 +49,19 @@ def seed(urls: list[str]) -> list[int]:
 
     from django.utils import timezone
 
-    from sources.models import EvidenceStatus, LinkState, Source, Stage
+    from sources.models import CheckTimes, EvidenceStatus, LinkState, Source, Stage
 
     earlier = timezone.now() - timedelta(days=8)
     risks = ["high", "normal", "normal", "low"]
     created = Source.objects.bulk_create(
         [
             Source(url=url, canonical_url=url, normalized_url=url, domain=urlsplit(url).hostname or "", stage=Stage.ACTIVE,
-                   risk_level=risks[i % 4], link_state=LinkState.OK, evidence_status=EvidenceStatus.VERIFIED,
-                   last_checked_at=earlier, last_ok_at=earlier, next_check_at=earlier)
+                   risk_level=risks[i % 4], link_state=LinkState.OK, evidence_status=EvidenceStatus.VERIFIED)
             for i, url in enumerate(urls)
         ]
+    )
+    CheckTimes.objects.bulk_create(
+        [CheckTimes(source=source, last_checked_at=earlier, last_ok_at=earlier, next_check_at=earlier) for source in created]
     )
     return [source.pk for source in created]
 
@@ -69,12 +71,13 @@ def reset() -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from sources.models import EditorialTask, EvidenceStatus, LinkState, Source
+    from sources.models import CheckTimes, EditorialTask, EvidenceStatus, LinkState, Source
 
     earlier = timezone.now() - timedelta(days=8)
     EditorialTask.objects.all().delete()
     Source.objects.update(link_state=LinkState.OK, evidence_status=EvidenceStatus.VERIFIED, consecutive_failures=0,
-                          first_failure_at=None, last_checked_at=earlier, last_ok_at=earlier, next_check_at=earlier)
+                          first_failure_at=None)
+    CheckTimes.objects.update(last_checked_at=earlier, last_ok_at=earlier, next_check_at=earlier)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE)")
 

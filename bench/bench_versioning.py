@@ -89,6 +89,7 @@ def seed(n: int) -> dict[int, bytes]:
     from citecheck.fingerprint import content_hash, fingerprint
     from sources.models import (
         ChangeKind,
+        CheckTimes,
         EvidenceStatus,
         ExtractionStatus,
         LinkState,
@@ -111,12 +112,14 @@ def seed(n: int) -> dict[int, bytes]:
                 url=f"https://shop{i % 500}.example/terms/{i}", canonical_url=f"https://shop{i % 500}.example/terms/{i}",
                 normalized_url=f"https://shop{i % 500}.example/terms/{i}", domain=f"shop{i % 500}.example",
                 title=f"Shop {i % 500} terms, page {i}", stage=Stage.ACTIVE, risk_level=risks[i % 4],
-                link_state=LinkState.OK, evidence_status=EvidenceStatus.VERIFIED, last_checked_at=earlier,
-                last_ok_at=earlier, next_check_at=now,
+                link_state=LinkState.OK, evidence_status=EvidenceStatus.VERIFIED,
             )
             for i in range(n)
         ],
         batch_size=2000,
+    )
+    CheckTimes.objects.bulk_create(
+        [CheckTimes(source=source, last_checked_at=earlier, last_ok_at=earlier, next_check_at=now) for source in sources], batch_size=2000
     )
     versions = []
     for i, source in enumerate(sources):
@@ -279,7 +282,10 @@ def report(times: dict[str, list[float]], n: int, runs: int, body_sizes: list[in
         "\"passage rows changed\" compares a digest of every Passage row (key, heading path, anchor, ordinal, blocking) and "
         "PassageVersion row (text, fingerprint, first/last seen) before and after. The extractor runs only from a "
         "`sources.extract_version` work request, so zero such requests means it was never called. Both writing paths also "
-        "record the link check (FetchResult with status, timing and title; the source's check times and next check).",
+        "record the link check (FetchResult with status, timing and title; the source's check times and next check). "
+        "The check times live in a narrow table of their own (`CheckTimes`: last checked, last answered, next check); an unchanged "
+        "`ok` writes only that table, never the wide `sources_source` row and its indexes (before this change, with the columns on "
+        "`sources_source`, the bulk path measured 5.14x).",
     ]
     return "\n".join(lines)
 

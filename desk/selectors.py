@@ -217,7 +217,7 @@ WORK_LABELS = {
 def source_status(*, source_id: int) -> dict[str, Any] | None:
     """The live state of a source's work, for the page's poller: a revision that changes
     whenever something visible changes, whether work is running, and a sentence about it."""
-    source = Source.objects.filter(pk=source_id).values("stage", "is_blocked", "link_state", "evidence_status", "last_checked_at", "title").first()
+    source = Source.objects.filter(pk=source_id).values("stage", "is_blocked", "link_state", "evidence_status", "check_times__last_checked_at", "title").first()
     if source is None:
         return None
     version_ids = list(SourceVersion.objects.filter(source=source_id).order_by("-number").values_list("pk", flat=True)[:3])
@@ -225,7 +225,7 @@ def source_status(*, source_id: int) -> dict[str, Any] | None:
     work = list(WorkRequest.objects.filter(dedupe_key__in=keys).order_by("-id").values("id", "job", "status", "progress", "progress_total", "message", "error")[:6])
     running = [w for w in work if w["status"] in UNFINISHED]
     state = [
-        source["stage"], source["is_blocked"], source["link_state"], source["evidence_status"], str(source["last_checked_at"]), source["title"],
+        source["stage"], source["is_blocked"], source["link_state"], source["evidence_status"], str(source["check_times__last_checked_at"]), source["title"],
         version_ids, list(SourceVersion.objects.filter(pk__in=version_ids).values_list("pk", "extraction_status", "is_active", "tested_at")),
         list(TestRun.objects.filter(source_version__in=version_ids).values_list("pk", "status")),
         [(w["id"], w["status"], w["progress"]) for w in work],

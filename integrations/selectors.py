@@ -64,7 +64,7 @@ def passage_object(pv: PassageVersion, *, rules: DomainRules, version: tuple[int
         "link_html": link_html(link) or None,
         "text": pv.text,
         "fingerprint": pv.fingerprint,
-        "fetched_at": source.last_ok_at.isoformat() if source.last_ok_at else None,
+        "fetched_at": source.checks.last_ok_at.isoformat() if source.checks.last_ok_at else None,
         "approval_state": "approved",
         "priority": source.priority,
         "language": source.language,
@@ -152,7 +152,7 @@ class ExportPage:
 ROW_FIELDS = (
     "pk", "passage_id", "text", "fingerprint", "section_heading", "passage__anchor", "passage__heading_path", "passage__source_id",
     "passage__source__canonical_url", "passage__source__domain", "passage__source__title", "passage__source__priority",
-    "passage__source__language", "passage__source__evidence_status", "passage__source__last_ok_at",
+    "passage__source__language", "passage__source__evidence_status", "passage__source__check_times__last_ok_at",
     "memberships__source_version_id", "memberships__source_version__number",
 )
 
@@ -207,7 +207,7 @@ def export_changes(*, since: int, limit: int) -> ExportPage:
     latest: dict[int, int] = {}
     for position, pv_id in feed:
         latest[pv_id] = position  # a version touched twice is reported once, at its last change
-    found = PassageVersion.objects.select_related("passage__source").in_bulk(list(latest))
+    found = PassageVersion.objects.select_related("passage__source__check_times").in_bulk(list(latest))
     rules = DomainRules.load()
     active = _active_info({pv.passage_id for pv in found.values()})
     primary_only = _primary_only()

@@ -70,7 +70,7 @@ def queue_by_category(*, now: datetime | None = None) -> list[QueueRow]:
             TestRun.objects.filter(status=TestRunStatus.FAILED, source_version__is_active=False, source_version__activated_at__isnull=True),
             "started_at", now), "reviews/testrun/?status__exact=failed"),
         QueueRow("changed", "Changed pages to review", _ages(
-            Source.objects.filter(live_page_changed=True), "last_checked_at", now), "sources/source/?live_page_changed__exact=1"),
+            Source.objects.filter(live_page_changed=True), "check_times__last_checked_at", now), "sources/source/?live_page_changed__exact=1"),
         QueueRow("missing", "Dead or missing links", _ages(
             Source.objects.filter(evidence_status__in=[EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD]), "first_failure_at", now),
             "sources/source/?evidence_status__in=suspended,dead"),

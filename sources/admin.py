@@ -89,7 +89,9 @@ class SourceAdmin(ScaledAdmin):
     list_filter = ("stage", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "live_page_changed", "provenance")
     # Ids and domains exactly (indexed); titles and URLs from their start.
     search_fields = ("=id", "=domain", "^title", "^canonical_url")
-    list_only = ("id", "title", "canonical_url", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked", "last_checked_at")
+    list_only = ("id", "title", "canonical_url", "domain", "stage", "live_page_changed", "link_state", "evidence_status", "priority", "risk_level", "is_blocked",
+                 "check_times__last_checked_at")
+    list_select_related = ("check_times",)
     readonly_fields = (
         "normalized_url", "canonical_url", "domain", "stage", "stage_before_block", "live_page_changed", "is_blocked", "blocked_reason",
         "provenance", "registered_by", "registered_at", "link_state", "evidence_status", "last_checked_at", "last_ok_at",
@@ -99,6 +101,19 @@ class SourceAdmin(ScaledAdmin):
     actions = ["refetch"]
     # Fields that govern review change only through `source_update` (the governance page).
     governed_fields = ("risk_level", "priority", "url", "owner")
+
+    # The check times live in their own narrow table (CheckTimes): shown here as the source's own.
+    @admin.display(description="last checked", ordering="check_times__last_checked_at")
+    def last_checked_at(self, obj: Source) -> Any:
+        return obj.checks.last_checked_at
+
+    @admin.display(description="last answered")
+    def last_ok_at(self, obj: Source) -> Any:
+        return obj.checks.last_ok_at
+
+    @admin.display(description="next check")
+    def next_check_at(self, obj: Source) -> Any:
+        return obj.checks.next_check_at
 
     def get_readonly_fields(self, request: HttpRequest, obj: Source | None = None) -> Any:
         fields = list(super().get_readonly_fields(request, obj))

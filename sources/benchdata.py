@@ -40,7 +40,7 @@ TABLES = [  # children first, for --reset
     "claims.Judgement", "claims.Citation", "claims.Claim", "claims.Answer", "reviews.TestResult", "reviews.TestRun",
     "reviews.TestPair", "reviews.Approval", "reviews.BlockSwitch", "reviews.AuditLog", "sources.EditorialTask",
     "sources.VersionPassage", "sources.FetchResult", "sources.PassageVersion", "sources.Passage", "sources.SourceVersion",
-    "sources.SearchHit", "sources.Source", "sources.DomainPolicy",
+    "sources.SearchHit", "sources.CheckTimes", "sources.Source", "sources.DomainPolicy",
 ]
 TOPICS = ["Delivery terms", "Returns policy", "Warranty", "Price list", "Technical requirements", "Opening hours", "Privacy notice", "Shipping rates"]
 SECTIONS = ["Express delivery", "Standard delivery", "Return window", "Refunds", "What the warranty covers", "Tents", "Stoves", "Sleeping bags",
@@ -217,6 +217,7 @@ def _generate(w: _Writer, rng: random.Random, counts: Counts, *, start: datetime
     dead = [i % 97 == 5 for i in range(n)]
     blocked = [i % 997 == 7 for i in range(n)]
     registered = [_when(rng, start, now) for _ in range(n)]
+    checked_at: list[datetime] = []
 
     def sources() -> Iterator[tuple[Any, ...]]:
         for i in range(n):
@@ -227,14 +228,17 @@ def _generate(w: _Writer, rng: random.Random, counts: Counts, *, start: datetime
             link = "not_found" if dead[i] else ("redirect_permanent" if i % 53 == 3 else "ok")
             evidence = "dead" if dead[i] else ("temporarily_unverified" if i % 61 == 4 else "verified")
             checked = now - timedelta(hours=rng.randint(1, 200))
+            checked_at.append(checked)
             yield (src0 + i, url, url, url, dom, f"{topic} — page {i}", "webpage", "en", f"team {i % 20}", "primary" if i % 3 else "supplementary",
                    ("high", "normal", "normal", "low")[i % 4], stage, "active" if blocked[i] else "", has_v2[i] and not v2_active[i],
-                   blocked[i], "synthetic block" if blocked[i] else "", "manual", editor, registered[i], link, evidence, checked,
-                   None if dead[i] else checked, 3 if dead[i] else 0, checked - timedelta(days=3) if dead[i] else None, checked + timedelta(days=7), "")
+                   blocked[i], "synthetic block" if blocked[i] else "", "manual", editor, registered[i], link, evidence,
+                   3 if dead[i] else 0, checked - timedelta(days=3) if dead[i] else None, "")
     w.write("sources.Source", ["id", "url", "canonical_url", "normalized_url", "domain", "title", "document_type", "language", "owner", "priority",
                                "risk_level", "stage", "stage_before_block", "live_page_changed", "is_blocked", "blocked_reason", "provenance",
-                               "registered_by", "registered_at", "link_state", "evidence_status", "last_checked_at", "last_ok_at",
-                               "consecutive_failures", "first_failure_at", "next_check_at", "displayed_date"], sources())
+                               "registered_by", "registered_at", "link_state", "evidence_status",
+                               "consecutive_failures", "first_failure_at", "displayed_date"], sources())
+    w.write("sources.CheckTimes", ["source", "last_checked_at", "last_ok_at", "next_check_at"],
+            ((src0 + i, checked, None if dead[i] else checked, checked + timedelta(days=7)) for i, checked in enumerate(checked_at)))
 
     bodies = [SourceVersionBody.make(k) for k in range(40)]
     sv0 = ids["sources.SourceVersion"]

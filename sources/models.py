@@ -178,11 +178,8 @@ class Source(models.Model):
     evidence_status = models.CharField(
         max_length=30, choices=EvidenceStatus.choices, default=EvidenceStatus.UNCHECKED, db_index=True
     )
-    last_checked_at = models.DateTimeField(null=True, blank=True)
-    last_ok_at = models.DateTimeField(null=True, blank=True)
     consecutive_failures = models.PositiveIntegerField(default=0)
     first_failure_at = models.DateTimeField(null=True, blank=True)
-    next_check_at = models.DateTimeField(null=True, blank=True, db_index=True)
     displayed_date = models.CharField(max_length=64, blank=True)
 
     class Meta:
@@ -199,6 +196,33 @@ class Source(models.Model):
 
     def __str__(self) -> str:
         return self.title or self.canonical_url
+
+    @property
+    def checks(self) -> CheckTimes:
+        """The source's check times; an unsaved, empty row when it was never scheduled or checked."""
+        try:
+            return self.check_times
+        except CheckTimes.DoesNotExist:
+            return CheckTimes(source=self)
+
+
+class CheckTimes(models.Model):
+    """When a source was last checked, last answered, and is next due: the columns every
+    re-check writes, kept narrow and apart from the wide `Source` row and its many indexes.
+
+    A source without a row was never scheduled or checked (the scheduler creates it)."""
+
+    source = models.OneToOneField(Source, primary_key=True, on_delete=models.CASCADE, related_name="check_times")
+    last_checked_at = models.DateTimeField(null=True, blank=True)
+    last_ok_at = models.DateTimeField(null=True, blank=True)
+    next_check_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = "check times"
+        verbose_name_plural = "check times"
+
+    def __str__(self) -> str:
+        return f"checks of source {self.source_id}"
 
 
 class SearchHit(models.Model):
@@ -229,7 +253,8 @@ class SearchHit(models.Model):
 class FetchResult(models.Model):
     """One fetch of a source: always written, whether or not the content changed."""
 
-    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="fetches")
+    # No index of its own: the (source, -fetched_at) index below leads with it.
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="fetches", db_index=False)
     requested_url = models.URLField(max_length=2048)
     redirects = models.JSONField(default=list, blank=True, help_text="Every hop: [{url, status}].")
     final_url = models.URLField(max_length=2048, blank=True)
@@ -247,7 +272,7 @@ class FetchResult(models.Model):
     retry_after_seconds = models.FloatField(null=True, blank=True, help_text="Retry-After as sent by the server.")
     error = models.TextField(blank=True)
     attempt = models.PositiveIntegerField(default=1)
-    fetched_at = models.DateTimeField(db_index=True)
+    fetched_at = models.DateTimeField()  # indexed by fetchresult_at_state_idx (it leads)
     version = models.ForeignKey(
         "SourceVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="fetches",
         help_text="The version this fetch produced or confirmed.",

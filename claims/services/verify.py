@@ -30,7 +30,7 @@ def evidence_now(pv: PassageVersion) -> tuple[PassageVersion, str]:
     current = (
         VersionPassage.objects.filter(passage_version__passage_id=pv.passage_id, source_version__is_active=True)
         .exclude(change_kind=ChangeKind.REMOVED)
-        .select_related("passage_version__passage__source")
+        .select_related("passage_version__passage__source__check_times")
         .first()
     )
     if current is None:
@@ -61,7 +61,7 @@ def _record(pv: PassageVersion, usability: str, verdict: Judgement | JudgeFailur
         source_id=source.pk, domain=source.domain,
         status=verdict.status if verdict is not None else JudgementStatus.UNAVAILABLE,
         priority=source.priority, tier=(tier / 3) if tier else None, page_date=_page_date(source.displayed_date),
-        fetched_at=source.last_ok_at, is_current=usability == "active", risk_level=source.risk_level,
+        fetched_at=source.checks.last_ok_at, is_current=usability == "active", risk_level=source.risk_level,
         span=verdict.span if verdict is not None else None, passage_id=pv.pk,
         url=link["href"] if link else "", title=link["text"] if link else document,
         judge=verdict.judge if verdict is not None else "", usability="judge_error" if failed else usability,
@@ -100,7 +100,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
         return None
     mode = answer.verification_mode
     ids = [i for i in answer.sources_sent if isinstance(i, int)]
-    sent = {pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=ids).select_related("passage__source")}
+    sent = {pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=ids).select_related("passage__source__check_times")}
     now_of = {pk: evidence_now(pv) for pk, pv in sent.items()}
     domains = {pv.passage.source.domain for pv, _ in now_of.values()}
     tiers = dict(DomainPolicy.objects.filter(domain__in=domains).values_list("domain", "quality_tier"))

@@ -221,13 +221,13 @@ def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
     )
     return (
         Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q())
-        .exclude(Exists(tested_candidate)).order_by("last_checked_at")
+        .exclude(Exists(tested_candidate)).select_related("check_times").order_by("check_times__last_checked_at")
     )
 
 
 def _changed_items(rows: list[Source]) -> list[QueueItem]:
     return [_item(s, key=item_key(QueueCategory.CHANGED_PAGE, s), category=QueueCategory.CHANGED_PAGE, title=f"Live page changed: {s}",
-        detail="the active version stays live until a new one is reviewed", url=_source_url(s.pk), since=s.last_checked_at) for s in rows]
+        detail="the active version stays live until a new one is reviewed", url=_source_url(s.pk), since=s.checks.last_checked_at) for s in rows]
 
 
 def _suspended_qs(filters: QueueFilters) -> QuerySet[Source]:

@@ -7,9 +7,10 @@ common case (a page that answered as before):
 - the chunk's sources are locked and read in one query, their FetchResults inserted in one;
 - the latest version's hash of every source that sent a body is read in one query; only a body
   that differs gets a new SourceVersion (and its extraction request), through `_version_for`;
-- a plain `ok` on verified evidence changes nothing but the check times, so those sources are
-  updated with one UPDATE per risk level; every other source (a first fetch, a redirect, a
-  failure, a recovery, a new body) goes through the full reactions of `_react`.
+- a plain `ok` on verified evidence changes nothing but the check times, which live in their
+  own narrow table, so those rows are moved with one UPDATE (the wide source row is not
+  written); every other source (a first fetch, a redirect, a failure, a recovery, a new body)
+  goes through the full reactions of `_react`.
 
 `links_check_bulk` checks many sources' links with the checker's event loop in a background
 thread (`iter_check_urls`), so the database writes of one chunk overlap the fetching of the next.
@@ -32,7 +33,7 @@ from django.utils import timezone
 
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckResult, iter_check_urls
-from sources.models import REACHABLE_LINK_STATES, EvidenceStatus, FetchResult, LinkState, Source, SourceVersion, Stage
+from sources.models import REACHABLE_LINK_STATES, CheckTimes, EvidenceStatus, FetchResult, LinkState, Source, SourceVersion, Stage
 from sources.services.fetch import _page_title, _react, _version_for, link_config
 
 logger = logging.getLogger(__name__)
@@ -81,40 +82,55 @@ def latest_version_hashes(source_ids: Sequence[int]) -> dict[int, tuple[int, str
     """{source id: (latest version id, its content hash)} for the given sources, in one query."""
     if not source_ids:
         return {}
-    versions = SourceVersion.objects.filter(source_id__in=source_ids)
     if connection.vendor == "postgresql":
-        latest = versions.order_by("source_id", "-number").distinct("source_id")
-    else:
-        newest = SourceVersion.objects.filter(source_id=OuterRef("source_id")).order_by("-number").values("number")[:1]
-        latest = versions.filter(number=Subquery(newest))
+        # One array parameter instead of a thousand: psycopg binds on the client and parses
+        # every placeholder, which costs more than the query itself at this size.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT DISTINCT ON (source_id) source_id, id, content_hash FROM {connection.ops.quote_name(SourceVersion._meta.db_table)} "
+                "WHERE source_id = ANY(%s) ORDER BY source_id, number DESC",
+                [list(source_ids)],
+            )
+            return {source_id: (pk, digest) for source_id, pk, digest in cursor.fetchall()}
+    newest = SourceVersion.objects.filter(source_id=OuterRef("source_id")).order_by("-number").values("number")[:1]
+    latest = SourceVersion.objects.filter(source_id__in=source_ids, number=Subquery(newest))
     return {source_id: (pk, digest) for source_id, pk, digest in latest.values_list("source_id", "pk", "content_hash")}
 
 
 def _touch_plain_ok(candidates: list[int], *, now: datetime) -> set[int]:
     """Move the check times of every candidate (an `ok` whose body, if any, is unchanged) whose
-    evidence is verified and not failing, and return the ids it moved (now locked).
+    source already reads `ok` with verified evidence and no failures, and return the ids it moved.
 
-    For those sources `_react` would change nothing else, so one UPDATE does its work; the
-    condition sits in the UPDATE itself, so a source changed meanwhile by someone else is left
-    to the full reactions. Raw SQL for RETURNING (PostgreSQL, SQLite 3.35+), which Django's
-    `update()` lacks.
+    For those sources `_react` would change nothing but the check times, and those live in their
+    own narrow table (CheckTimes): one UPDATE of that table does the work and the wide source
+    row is not written. The condition on the source sits in the UPDATE itself, so a source
+    changed meanwhile by someone else, or one without check times yet, is left to the full
+    reactions. Raw SQL for UPDATE ... FROM and RETURNING (PostgreSQL, SQLite 3.35+), which
+    Django's `update()` lacks.
     """
     if not candidates:
         return set()
     adapt = connection.ops.adapt_datetimefield_value
     quote = connection.ops.quote_name
     recheck = settings.CITECHECK_RECHECK_HOURS
-    params: list[Any] = [str(LinkState.OK), adapt(now), adapt(now)]
+    params: list[Any] = [adapt(now), adapt(now)]
     for risk_level, hours in recheck.items():
         params += [risk_level, adapt(now + timedelta(hours=hours))]
     params.append(adapt(now + timedelta(hours=168)))
-    params += candidates
-    params += [str(EvidenceStatus.VERIFIED), str(Stage.REGISTERED)]
+    if connection.vendor == "postgresql":  # one array parameter (see latest_version_hashes)
+        params.append(list(candidates))
+        among = "= ANY(%s)"
+    else:
+        params += candidates
+        among = f"IN ({', '.join(['%s'] * len(candidates))})"
+    params += [str(LinkState.OK), str(EvidenceStatus.VERIFIED), str(Stage.REGISTERED)]
+    times, sources = quote(CheckTimes._meta.db_table), quote(Source._meta.db_table)
     statement = (
-        f"UPDATE {quote(Source._meta.db_table)} SET link_state = %s, last_checked_at = %s, last_ok_at = %s, "
-        f"next_check_at = CASE risk_level {' '.join('WHEN %s THEN %s' for _ in recheck)} ELSE %s END "
-        f"WHERE id IN ({', '.join(['%s'] * len(candidates))}) AND evidence_status = %s AND consecutive_failures = 0 "
-        "AND first_failure_at IS NULL AND stage <> %s RETURNING id"
+        f"UPDATE {times} SET last_checked_at = %s, last_ok_at = %s, "
+        f"next_check_at = CASE s.risk_level {' '.join('WHEN %s THEN %s' for _ in recheck)} ELSE %s END "
+        f"FROM {sources} s WHERE s.id = {times}.source_id AND {times}.source_id {among} "
+        "AND s.link_state = %s AND s.evidence_status = %s AND s.consecutive_failures = 0 "
+        f"AND s.first_failure_at IS NULL AND s.stage <> %s RETURNING {times}.source_id"
     )
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
@@ -165,7 +181,7 @@ def _record_chunk(batch: list[tuple[int, LinkCheckResult]], *, attempt: int, now
                 changed.add(pk)
         plain = _touch_plain_ok([pk for pk, result in batch if result.state == LinkState.OK and pk not in changed], now=now)
         # Everyone else gets the full reactions, locked in id order as `fetch_record` locks.
-        others = Source.objects.select_for_update().filter(pk__in=[pk for pk, _ in batch if pk not in plain]).order_by("pk")
+        others = Source.objects.select_for_update(of=("self",)).select_related("check_times").filter(pk__in=[pk for pk, _ in batch if pk not in plain]).order_by("pk")
         sources = {source.pk: source for source in others}
         recorded = [pk for pk, _ in batch if pk in plain or pk in sources]
         _insert_fetch_results([rows[pk] for pk in recorded])

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -43,6 +43,7 @@ from sources.models import (
     MISSING_LINK_STATES,
     REACHABLE_LINK_STATES,
     TRANSIENT_LINK_STATES,
+    CheckTimes,
     DomainPolicy,
     EditorialTask,
     EvidenceStatus,
@@ -147,7 +148,7 @@ def fetch_record(*, source_id: int, result: LinkCheckResult, attempt: int = 1, n
     differs from the latest version, create a new SourceVersion and ask for its extraction."""
     now = now or timezone.now()
     with transaction.atomic():
-        source = Source.objects.select_for_update().filter(pk=source_id).first()
+        source = Source.objects.select_for_update(of=("self",)).select_related("check_times").filter(pk=source_id).first()
         if source is None:
             return None
         body = result.body if result.is_success else None
@@ -223,16 +224,18 @@ def _set_evidence(source: Source, status: str, reason: str) -> None:
 
 def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
     state = fetch.link_state
+    before = _link_fields(source)
     source.link_state = state
-    source.last_checked_at = now
+    times = source.checks
+    times.last_checked_at = now
     recheck = timedelta(hours=settings.CITECHECK_RECHECK_HOURS.get(source.risk_level, 168))
     if state in REACHABLE_LINK_STATES:
         if source.evidence_status != EvidenceStatus.DEAD:
             _set_evidence(source, EvidenceStatus.VERIFIED, f"page answered {fetch.status_code}")
         source.consecutive_failures = 0
         source.first_failure_at = None
-        source.last_ok_at = now
-        source.next_check_at = now + recheck
+        times.last_ok_at = now
+        times.next_check_at = now + recheck
         if source.stage == Stage.REGISTERED:
             source_transition(source=source, to=Stage.FETCHED, actor=None, reason="first successful fetch")
         if state == LinkState.REDIRECT_PERMANENT and fetch.final_url:
@@ -263,11 +266,11 @@ def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
                 _set_evidence(source, EvidenceStatus.SUSPENDED, f"page answered {fetch.status_code} ({state})")
             # Check again sooner, so a dead page is recognised over the configured window.
             gap = settings.CITECHECK_DEAD_AFTER_HOURS / max(1, settings.CITECHECK_DEAD_AFTER_FAILURES - 1)
-            source.next_check_at = now + min(recheck, timedelta(hours=gap))
+            times.next_check_at = now + min(recheck, timedelta(hours=gap))
         elif state in TRANSIENT_LINK_STATES:
             if source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
-            source.next_check_at = now + min(recheck, timedelta(hours=1))
+            times.next_check_at = now + min(recheck, timedelta(hours=1))
         elif state in ATTENTION_LINK_STATES:
             if state == LinkState.BLOCKED and source.evidence_status != EvidenceStatus.DEAD:
                 # The page now leads where we may not go (a blocked domain, a private address):
@@ -276,8 +279,29 @@ def _react(*, source: Source, fetch: FetchResult, now: datetime) -> None:
             elif source.evidence_status in (EvidenceStatus.VERIFIED, EvidenceStatus.UNCHECKED):
                 _set_evidence(source, EvidenceStatus.TEMPORARILY_UNVERIFIED, f"{state}: {fetch.error}")
             _open_task(source=source, kind=TaskKind.EDITORIAL_ATTENTION, detail=f"link check: {state}: {fetch.error}")
-            source.next_check_at = now + recheck
-    source.save()
+            times.next_check_at = now + recheck
+    # Only what changed: a plain `ok` as before writes the narrow check times and not the wide
+    # source row (stage changes were saved by `source_transition`).
+    changed = [name for name, value in _link_fields(source).items() if before[name] != value]
+    if changed:
+        source.save(update_fields=changed)
+    check_times_save(times)
+
+
+_LINK_FIELDS = ("link_state", "evidence_status", "consecutive_failures", "first_failure_at")
+
+
+def _link_fields(source: Source) -> dict[str, Any]:
+    """The source fields the link-health reactions may change."""
+    return {name: getattr(source, name) for name in _LINK_FIELDS}
+
+
+def check_times_save(times: CheckTimes) -> None:
+    """Write a source's check times, whether or not it has a row yet (one upsert)."""
+    CheckTimes.objects.bulk_create(
+        [times], update_conflicts=True, unique_fields=["source"], update_fields=["last_checked_at", "last_ok_at", "next_check_at"]
+    )
+    times._state.adding = False
 
 
 def dependants_of(source: Source) -> dict[str, list[int]]:
@@ -388,28 +412,43 @@ def canonical_proposal_decide(
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
     """Queue a fetch for every source whose check is due, and return how many were queued.
 
-    Due: `next_check_at` has passed, or the source was never scheduled (NULL: never fetched).
-    The due rows are claimed under `select_for_update(skip_locked=True)` and their
-    `next_check_at` moved by a lease in the same transaction, so schedulers running at once
-    never take the same source, and a fetch that never completes (worker or database lost)
-    makes the source due again when the lease ends. A completed fetch sets the real next check.
-    Sources that already have an unfinished fetch request are claimed but not counted.
+    Due: `next_check_at` has passed, or the source was never scheduled (no check times yet, or
+    NULL: never fetched). Sources without a CheckTimes row get one first (an insert that skips
+    rows that exist, so schedulers running at once do not collide). The due rows are then
+    claimed under `select_for_update(skip_locked=True)` and their `next_check_at` moved by a
+    lease in the same transaction, so schedulers running at once never take the same source,
+    and a fetch that never completes (worker or database lost) makes the source due again when
+    the lease ends. A completed fetch sets the real next check. Sources that already have an
+    unfinished fetch request are claimed but not counted.
     """
     now = now or timezone.now()
     lease = now + timedelta(seconds=settings.CITECHECK_SCHEDULE_LEASE_SECONDS)
+    _check_times_fill()
     with transaction.atomic():
         due = (
-            Source.objects.filter(is_blocked=False)
-            .exclude(evidence_status=EvidenceStatus.DEAD)
+            CheckTimes.objects.filter(source__is_blocked=False)
+            .exclude(source__evidence_status=EvidenceStatus.DEAD)
             .filter(Q(next_check_at__lte=now) | Q(next_check_at__isnull=True))
-            .order_by(F("next_check_at").asc(nulls_first=True), "pk")
+            .order_by(F("next_check_at").asc(nulls_first=True), "source_id")
         )
-        ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit])
+        ids = list(due.select_for_update(skip_locked=True, of=("self",)).values_list("source_id", flat=True)[:limit])
         if not ids:
             return 0
-        Source.objects.filter(pk__in=ids).update(next_check_at=lease)
+        CheckTimes.objects.filter(source_id__in=ids).update(next_check_at=lease)
         created = work_request_many(
             job="sources.fetch_source", queue="fetch", items=[({"source_id": pk}, f"fetch:{pk}") for pk in ids]
         )
     logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
     return len(created)
+
+
+def _check_times_fill() -> None:
+    """Give every source without check times an empty row (due now: never fetched)."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(CheckTimes._meta.db_table)} (source_id) "
+            f"SELECT s.id FROM {quote(Source._meta.db_table)} s WHERE NOT EXISTS "
+            f"(SELECT 1 FROM {quote(CheckTimes._meta.db_table)} c WHERE c.source_id = s.id) "
+            "ON CONFLICT (source_id) DO NOTHING"
+        )

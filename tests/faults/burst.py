@@ -25,7 +25,7 @@ import hashlib
 from datetime import timedelta
 from django.utils import timezone
 from citecheck.fingerprint import content_hash
-from sources.models import Source, SourceVersion
+from sources.models import CheckTimes, Source, SourceVersion
 from tests.faults.pages import article
 bases, count = {bases!r}, {count}
 now = timezone.now()
@@ -34,9 +34,10 @@ for n in range(count):
     base = bases[n % len(bases)]
     url = f"{{base}}/p/{{n}}"
     sources.append(Source(url=url, canonical_url=url, normalized_url=url, domain=base.split("//")[1].split(":")[0],
-                          stage="fetched", link_state="ok", evidence_status="verified", last_checked_at=now - timedelta(days=8),
-                          last_ok_at=now - timedelta(days=8), next_check_at=now - timedelta(minutes=1)))
+                          stage="fetched", link_state="ok", evidence_status="verified"))
 Source.objects.bulk_create(sources, batch_size=2000)
+CheckTimes.objects.bulk_create([CheckTimes(source=s, last_checked_at=now - timedelta(days=8), last_ok_at=now - timedelta(days=8),
+                                           next_check_at=now - timedelta(minutes=1)) for s in sources], batch_size=2000)
 versions = [SourceVersion(source=s, number=1, content_hash=content_hash(article(f"/p/{{n}}")), content_type="text/html",
                           body_compressed=b"", extraction_status="ok") for n, s in enumerate(Source.objects.order_by("pk"))]
 SourceVersion.objects.bulk_create(versions, batch_size=2000)
@@ -66,7 +67,7 @@ print(json.dumps({{
     "fetches_not_on_latest_version": off_version,
     "versions": SourceVersion.objects.count(),
     "inconsistent_sources": Source.objects.exclude(link_state="ok").count()
-        + Source.objects.filter(next_check_at__lt=soon).count()
+        + Source.objects.filter(check_times__next_check_at__lt=soon).count()
         + Source.objects.exclude(evidence_status="verified").count(),
     "extract_requests": WorkRequest.objects.filter(job="sources.extract_version").count(),
     "sends": sum(rows.values_list("send_attempts", flat=True)),

@@ -263,14 +263,15 @@ def django_run(env: dict[str, str], code: str, timeout: float = 180) -> str:
 SEED_SOURCES = """
 from datetime import timedelta
 from django.utils import timezone
-from sources.models import Source
+from sources.models import CheckTimes, Source
 base, count, due = {base!r}, {count}, {due!r}
 now = timezone.now()
-Source.objects.bulk_create([
-    Source(url=f"{{base}}/p/{{n}}", canonical_url=f"{{base}}/p/{{n}}", normalized_url=f"{{base}}/p/{{n}}",
-           domain={domain!r}, next_check_at=(now - timedelta(minutes=1)) if due else None)
+made = Source.objects.bulk_create([
+    Source(url=f"{{base}}/p/{{n}}", canonical_url=f"{{base}}/p/{{n}}", normalized_url=f"{{base}}/p/{{n}}", domain={domain!r})
     for n in range(count)
 ], batch_size=1000)
+if due:
+    CheckTimes.objects.bulk_create([CheckTimes(source=s, next_check_at=now - timedelta(minutes=1)) for s in made], batch_size=1000)
 print(Source.objects.count())
 """
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from io import StringIO
 
 import pytest
@@ -14,19 +14,22 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from dispatch.models import WorkRequest, WorkStatus
-from sources.models import Source
+from sources.models import CheckTimes, Source
 from tests.faults.pages import CountingServer
 from tests.faults.services import PYTHON, REPO, AppProcess, app_env, django_run, seed_sources, wait_for
 
 
-def _source(n: int, **fields: object) -> Source:
+def _source(n: int, next_check_at: datetime | None = None) -> Source:
     url = f"https://example.org/page/{n}"
-    return Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain="example.org", **fields)
+    source = Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain="example.org")
+    if next_check_at is not None:
+        CheckTimes.objects.create(source=source, next_check_at=next_check_at)
+    return source
 
 
 @pytest.mark.django_db(transaction=True)
 def test_never_fetched_and_due_sources_are_queued_once_and_the_command_says_how_many(redis_conn):
-    never = _source(1)  # registered without a fetch: next_check_at is NULL
+    never = _source(1)  # registered without a fetch: no check times at all
     due = _source(2, next_check_at=timezone.now() - timedelta(minutes=5))
     _source(3, next_check_at=timezone.now() + timedelta(days=1))  # not due
     out = StringIO()
@@ -65,7 +68,7 @@ rows = WorkRequest.objects.filter(job="sources.fetch_source")
 per = rows.values("kwargs__source_id").annotate(n=Count("id")).filter(n__gt=1).count()
 fetch_per = FetchResult.objects.values("source_id").annotate(n=Count("id")).filter(n__gt=1).count()
 print(rows.count(), rows.filter(status="done").count(), per, FetchResult.objects.count(), fetch_per,
-      rows.aggregate(s=Sum("send_attempts"))["s"] or 0, Source.objects.filter(last_checked_at__isnull=True).count())
+      rows.aggregate(s=Sum("send_attempts"))["s"] or 0, Source.objects.filter(check_times__last_checked_at__isnull=True).count())
 """
 
 

@@ -99,11 +99,12 @@ def build_source(*, url: str, title: str, passages: list[tuple[str, str, str]], 
     directly: for the endpoint tests that need citable evidence but not the whole pipeline."""
     from citecheck.fingerprint import fingerprint
     from citecheck.urlnorm import registrable_domain
-    from sources.models import ChangeKind, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+    from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
 
     now = timezone.now()
     source = Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain=registrable_domain(url), title=title,
-                                   priority=priority, stage=Stage.ACTIVE, evidence_status="verified", last_ok_at=now)
+                                   priority=priority, stage=Stage.ACTIVE, evidence_status="verified")
+    CheckTimes.objects.create(source=source, last_checked_at=now, last_ok_at=now)
     version = SourceVersion.objects.create(source=source, number=1, content_hash=url, body_compressed=SourceVersion.compress(b"x"),
                                            is_active=True, extraction_status="ok", activated_at=now)
     for n, (heading, anchor, text) in enumerate(passages):

@@ -16,7 +16,7 @@ from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckResult, LinkState, RedirectHop
 from dispatch.models import WorkRequest
 from reviews.models import AuditLog
-from sources.models import EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, Stage, TaskKind
+from sources.models import CheckTimes, EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, Stage, TaskKind
 from sources.services.batch import fetch_records_bulk, links_check_bulk
 from sources.services.fetch import fetch_record
 
@@ -34,7 +34,10 @@ def make_source(name: str, url: str = "", **fields: object) -> Source:
     defaults: dict[str, object] = {
         "stage": Stage.ACTIVE, "evidence_status": EvidenceStatus.VERIFIED, "link_state": LinkState.OK, "risk_level": "normal",
     }
-    return Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain="shop.example", **(defaults | fields))
+    source = Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain="shop.example", **(defaults | fields))
+    earlier = timezone.now() - timedelta(days=8)  # checked before, as every source that is re-checked was
+    CheckTimes.objects.create(source=source, last_checked_at=earlier, last_ok_at=earlier, next_check_at=earlier)
+    return source
 
 
 def with_version(source: Source, body: bytes, number: int = 1, active: bool = True) -> SourceVersion:
@@ -80,8 +83,9 @@ def test_unchanged_bodies_add_only_fetch_results():
         assert (fetch.source_id, fetch.version_id, fetch.content_hash) == (source.pk, latest.pk, content_hash(body))
         assert fetch.link_state == "ok" and fetch.status_code == 200 and fetch.displayed_title.startswith("Terms")
         source.refresh_from_db()
-        assert source.last_checked_at == now and source.last_ok_at == now
-        assert source.next_check_at == now + timedelta(hours=settings.CITECHECK_RECHECK_HOURS[source.risk_level])
+        times = CheckTimes.objects.get(source=source)
+        assert times.last_checked_at == now and times.last_ok_at == now
+        assert times.next_check_at == now + timedelta(hours=settings.CITECHECK_RECHECK_HOURS[source.risk_level])
         assert (source.stage, source.evidence_status) == (Stage.ACTIVE, EvidenceStatus.VERIFIED)
 
 
@@ -205,6 +209,8 @@ def _queries_for(n: int, offset: int) -> int:
     with CaptureQueriesContext(connection) as captured:
         fetch_records_bulk(pairs=pairs)
     assert FetchResult.objects.filter(source_id__in=[pk for pk, _ in pairs]).count() == n
+    wide = [q["sql"] for q in captured if _writes_sources(q["sql"])]
+    assert wide == [], "an unchanged re-check writes only the narrow check times, never the wide source row"
     return len(captured)
 
 
@@ -213,6 +219,28 @@ def test_unchanged_ok_pages_take_a_fixed_number_of_queries():
     many = _queries_for(40, 100)  # (SQLite splits an INSERT past ~49 rows; PostgreSQL never does)
     assert many == few, "queries must not grow with the number of sources"
     assert many <= 8
+
+
+def test_an_unchanged_check_through_the_fetch_job_writes_only_the_check_times():
+    source = make_source("single")
+    body = page("Single", "Same as before.")
+    with_version(source, body)
+    now = timezone.now()
+    with CaptureQueriesContext(connection) as captured:
+        fetch_record(source_id=source.pk, result=ok(source, body), now=now)
+    assert [q["sql"] for q in captured if _writes_sources(q["sql"])] == [], "the wide source row is not rewritten"
+    times = CheckTimes.objects.get(source=source)
+    assert (times.last_checked_at, times.last_ok_at) == (now, now)
+    assert times.next_check_at == now + timedelta(hours=settings.CITECHECK_RECHECK_HOURS["normal"])
+    # A failure does change the source, and says so on it.
+    fetch_record(source_id=source.pk, result=ok(source, None, state=LinkState.SERVER_ERROR, status_code=503, error="HTTP 503"), now=now)
+    source.refresh_from_db()
+    assert (source.link_state, source.consecutive_failures, source.evidence_status) == ("server_error", 1, EvidenceStatus.TEMPORARILY_UNVERIFIED)
+    assert CheckTimes.objects.get(source=source).next_check_at == now + timedelta(hours=1), "a transient failure is re-checked within the hour"
+
+
+def _writes_sources(sql: str) -> bool:
+    return sql.lstrip().upper().startswith("UPDATE") and "sources_source" in sql.split("SET")[0]
 
 
 def test_links_check_bulk_records_every_state_from_a_real_server(shop):
@@ -230,8 +258,8 @@ def test_links_check_bulk_records_every_state_from_a_real_server(shop):
     assert FetchResult.objects.get(source=moved).redirects == [{"url": shop.url("/old-delivery"), "status": 301}]
     for source in (healthy, moved, missing):
         source.refresh_from_db()
-    assert healthy.evidence_status == EvidenceStatus.VERIFIED and healthy.last_checked_at is not None
-    assert healthy.next_check_at > timezone.now() + timedelta(hours=1)
+    assert healthy.evidence_status == EvidenceStatus.VERIFIED and healthy.checks.last_checked_at > timezone.now() - timedelta(minutes=1)
+    assert healthy.checks.next_check_at > timezone.now() + timedelta(hours=1)
     assert missing.evidence_status == EvidenceStatus.SUSPENDED
     task = EditorialTask.objects.get(source=moved)
     assert (task.kind, task.proposed_url) == (TaskKind.CANONICAL_CHANGE, shop.url("/delivery"))

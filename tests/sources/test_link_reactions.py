@@ -11,7 +11,7 @@ from django.utils import timezone
 from citecheck.errors import IllegalTransition
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, TestPair
-from sources.models import EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, TaskKind, TaskStatus
+from sources.models import CheckTimes, EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, TaskKind, TaskStatus
 from sources.selectors import export_passages
 from sources.services import canonical_proposal_decide, source_refetch, source_register, version_activate
 from tests.routeserver import RouteServer
@@ -186,13 +186,12 @@ def test_a_due_source_is_never_queued_twice(site, editor, run_jobs):
     site.routes["/terms"] = (200, {}, PAGE)
     source = source_register(actor=editor, url=site.base + "/terms")
     run_jobs()
-    Source.objects.filter(pk=source.pk).update(next_check_at=timezone.now() - timedelta(minutes=1))
+    CheckTimes.objects.filter(source=source).update(next_check_at=timezone.now() - timedelta(minutes=1))
     source_schedule_due_checks()
     source_schedule_due_checks()
     assert WorkRequest.objects.filter(job="sources.fetch_source", status__in=["pending", "queued"]).count() == 1
     run_jobs()
-    source.refresh_from_db()
-    assert source.next_check_at > timezone.now() + timedelta(days=6), "normal risk: re-checked weekly"
+    assert CheckTimes.objects.get(source=source).next_check_at > timezone.now() + timedelta(days=6), "normal risk: re-checked weekly"
 
 
 def test_check_links_command_checks_many_and_writes_their_states(site, editor):
@@ -210,4 +209,4 @@ def test_check_links_command_checks_many_and_writes_their_states(site, editor):
     assert states[site.base + "/gone-page"] == "not_found"
     assert Source.objects.get(canonical_url=site.base + "/gone-page").evidence_status == EvidenceStatus.SUSPENDED
     assert FetchResult.objects.count() == 3
-    assert all(s.next_check_at for s in Source.objects.all())
+    assert CheckTimes.objects.filter(source_id__in=ids, next_check_at__isnull=False).count() == 3

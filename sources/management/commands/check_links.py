@@ -22,7 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         sources = Source.objects.filter(is_blocked=False)
         if options["due"]:
-            sources = sources.filter(next_check_at__lte=timezone.now())
+            sources = sources.filter(check_times__next_check_at__lte=timezone.now())
         elif options["source"]:
             sources = sources.filter(pk__in=options["source"])
         ids = list(sources.values_list("pk", flat=True))
