@@ -95,6 +95,8 @@ class HungServer:
         self.port = int(self.sock.getsockname()[1])
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.accepted: list[socket.socket] = []
+        # Seconds each client kept a connection open before giving up on it (closed its end).
+        self.held: list[float] = []
         self._stop = threading.Event()
         threading.Thread(target=self._serve, daemon=True).start()
 
@@ -105,7 +107,32 @@ class HungServer:
                 conn, _ = self.sock.accept()
             except OSError:
                 continue
-            self.accepted.append(conn)  # held open, never read from or written to
+            self.accepted.append(conn)  # held open, never written to
+            threading.Thread(target=self._watch, args=(conn, time.monotonic()), daemon=True).start()
+
+    def _watch(self, conn: socket.socket, accepted_at: float) -> None:
+        """Read (and drop) what the client sends until it closes its end; note how long it waited."""
+        conn.settimeout(0.2)
+        deadline = accepted_at + 60
+        while not self._stop.is_set() and time.monotonic() < deadline:
+            try:
+                if not conn.recv(65536):
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        else:
+            return
+        self.held.append(time.monotonic() - accepted_at)
+
+    def waits(self, *, settle: float = 2.0) -> list[float]:
+        """The connection hold times seen so far, once every accepted connection was given up
+        (or `settle` seconds passed)."""
+        deadline = time.monotonic() + settle
+        while len(self.held) < len(self.accepted) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return list(self.held)
 
     def close(self) -> None:
         self._stop.set()

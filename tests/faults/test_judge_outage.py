@@ -104,10 +104,13 @@ def test_judge_outage_500_garbage_hang_then_recovery(llm, demo_shop, editor, app
     [circuit] = judge_circuits()
     assert circuit["state"] == "open" and "HTTP 500" in circuit["last_error"] and circuit["retry_at"]
     calls = len(llm.requests)
+    retry_at = JudgeEndpoint.objects.get().retry_at  # when the pause that just began ends
+    assert retry_at is not None
     run_jobs()
-    retry_at = JudgeEndpoint.objects.get().retry_at
-    assert retry_at is not None and timezone.now() < retry_at, "still inside the breaker's pause"
-    assert len(llm.requests) == calls, "no call goes to an endpoint whose circuit is open"
+    if timezone.now() < retry_at:  # the usual case: the worker ran within the breaker's pause
+        assert len(llm.requests) == calls, "no call goes to an endpoint whose circuit is open"
+    else:  # a slow machine outlasted the 2 s pause: then exactly one half-open probe may go out
+        assert len(llm.requests) <= calls + 1, "after the pause, one probe, not a stream of calls"
 
     llm.script = [completion("this is not JSON at all")]  # garbage
     assert _drive(run_jobs, lambda: JudgeAttempt.objects.filter(error__contains="JSON").exists(), seconds=10, seen=seen, answer=answer)

@@ -45,7 +45,11 @@ def test_registering_while_redis_hangs_is_quick_says_delayed_and_runs_once_redis
     }, follow=True)
     elapsed = time.monotonic() - started
     assert response.status_code == 200
-    assert elapsed < 1.5, f"the request waited {elapsed:.1f}s for a hung Redis"
+    # What the request waited for Redis, measured by the hung server (each connection, from
+    # accept to the client giving up), so a slow machine does not count against the deadline.
+    waits = hung.waits()
+    assert waits and max(waits) < 1.0, f"the request held a connection to the hung Redis for {waits}s"
+    assert elapsed < 5, f"the request took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
     assert DELAYED_MESSAGE in response.content.decode(), "the editor is told the check is delayed"
     assert hung.accepted, "the request did try the hung Redis"
     source = Source.objects.get()
@@ -76,7 +80,9 @@ def test_the_api_answers_quickly_while_redis_hangs(client, editor, hung, site):
     response = client.post("/api/v1/sources", json.dumps({"url": site.base + "/faq"}), content_type="application/json", HTTP_AUTHORIZATION=auth)
     elapsed = time.monotonic() - started
     assert response.status_code == 201, response.content
-    assert elapsed < 1.5, f"the API waited {elapsed:.1f}s for a hung Redis"
+    waits = hung.waits()
+    assert waits and max(waits) < 1.0, f"the API held a connection to the hung Redis for {waits}s"
+    assert elapsed < 5, f"the API took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
     assert work_status("source", response.json()["source_id"])["state"] == "delayed"
 
 
