@@ -6,7 +6,7 @@ import logging
 
 from dispatch.services import RetryLater, current_attempt
 from sources.services import source_fetch, version_extract
-from sources.services.fetch import fetch_retry_delay
+from sources.services.fetch import fetch_retry_delay, sources_recheck_reaching
 
 logger = logging.getLogger(__name__)
 
@@ -23,3 +23,7 @@ def fetch_source(source_id: int) -> None:
 
 def extract_version(version_id: int) -> None:
     version_extract(version_id=version_id)
+
+
+def recheck_reaching(domain: str) -> None:
+    sources_recheck_reaching(domain=domain)

@@ -18,6 +18,7 @@ from citecheck.errors import IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
 from claims.selectors import answers_citing
 from claims.services.reverify import claims_reverify_for_block
+from dispatch.services import work_request
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
@@ -131,6 +132,9 @@ def block_apply(
             audit_record(actor=actor, action="domain_block", obj=policy, from_state="open", to_state="blocked", reason=reason)
             affected = answers_citing(passage_version__passage__source__domain=ref.domain)
             export_change_record(cause="block", domain=ref.domain, retracted=True)
+            # Sources registered elsewhere that redirected here are re-checked, and meet the block.
+            work_request(job="sources.recheck_reaching", kwargs={"domain": ref.domain}, queue="default",
+                         dedupe_key=f"recheck-reaching:{ref.domain}:{switch.pk}")
         else:
             assert ref.passage is not None
             passage = Passage.objects.select_for_update().get(pk=ref.passage.pk)

@@ -409,6 +409,42 @@ def canonical_proposal_decide(
     return task
 
 
+def sources_recheck_reaching(*, domain: str) -> int:
+    """Ask for a re-check of every source registered elsewhere whose fetches reached `domain`
+    through a redirect (a hop or the final URL), and return how many were asked for.
+
+    Run when `domain` is blocked: what such a source served may have come from there. The
+    re-check meets the block on the hop and withholds the evidence (link state `blocked`).
+    Matching is by text first (cheap), then by each URL's registrable domain (exact).
+    """
+    domain = domain.strip().lower()
+    if not domain:
+        return 0
+    found: set[int] = set()
+    candidates = (
+        FetchResult.objects.exclude(source__domain=domain).filter(source__is_blocked=False)
+        .filter(Q(final_url__icontains=domain) | Q(redirects__icontains=domain))
+        .values_list("source_id", "final_url", "redirects")
+    )
+    for source_id, final_url, redirects in candidates.iterator(chunk_size=2000):
+        if source_id in found:
+            continue
+        urls = [final_url, *(hop.get("url", "") for hop in redirects or [] if isinstance(hop, dict))]
+        if any(url and _domain_of(url) == domain for url in urls):
+            found.add(source_id)
+    for source in Source.objects.filter(pk__in=found):
+        fetch_request(source=source)
+    logger.info("recheck.reaching_domain", extra={"domain": domain, "sources": len(found)})
+    return len(found)
+
+
+def _domain_of(url: str) -> str:
+    try:
+        return registrable_domain(url)
+    except (InvalidURL, ValueError):
+        return ""
+
+
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
     """Queue a fetch for every source whose check is due, and return how many were queued.
 

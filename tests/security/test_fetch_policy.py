@@ -62,6 +62,33 @@ def test_a_permanent_redirect_accepted_moves_the_domain_and_a_later_block_holds(
     assert len(b.hits) == hits, "a fetch of the blocked domain is never sent"
 
 
+def test_blocking_a_domain_re_checks_the_sources_that_reached_it_by_redirect(hosts, editor, approver, run_jobs):
+    """Content fetched through a temporary redirect onto B, before B was blocked, is withheld
+    once B is blocked: the block asks for a re-check of every such source, which meets it."""
+    a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
+    b.routes["/terms"] = (200, {}, PAGE)
+    a.routes["/terms"] = (302, {"Location": b.base + "/terms"}, b"")
+    a.routes["/other"] = (200, {}, PAGE)
+    source = source_register(actor=editor, url=a.base + "/terms", priority="primary")
+    direct = source_register(actor=editor, url=a.base + "/other", priority="primary")
+    run_jobs()
+    for each in (source, direct):
+        version_activate(actor=approver, version_id=SourceVersion.objects.get(source=each).pk)
+    assert {pv.passage.source_id for pv in export_passages()} == {source.pk, direct.pk}
+    assert Source.objects.get(pk=source.pk).domain == "127.0.0.1", "registered on A: a temporary redirect does not move it"
+    fetched_from_b, fetched_direct = len(b.hits), len(a.hits)
+
+    block_apply(actor=approver, target="domain", domain="127.0.0.2", reason="taken over")
+    run_jobs()
+
+    latest = FetchResult.objects.filter(source=source).order_by("-fetched_at", "-id").first()
+    assert latest.link_state == "blocked" and "domain 127.0.0.2 is blocked" in latest.error
+    assert len(b.hits) == fetched_from_b, "the re-check stops at the hop: the blocked domain is not requested"
+    assert Source.objects.get(pk=source.pk).evidence_status == "suspended"
+    assert {pv.passage.source_id for pv in export_passages()} == {direct.pk}, "only the page that never touched B stays exported"
+    assert FetchResult.objects.filter(source=direct).count() == 1 and len(a.hits) == fetched_direct + 1, "only the redirected source is re-checked"
+
+
 def test_a_proposal_to_a_domain_blocked_meanwhile_cannot_be_accepted(hosts, editor, editor2, approver, run_jobs):
     a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
     b.routes["/terms"] = (200, {}, PAGE)
