@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import models
 from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
@@ -334,26 +334,56 @@ def _low_confidence_items(rows: list[Judgement]) -> list[QueueItem]:
         url=reverse("admin:claims_judgement_change", args=[j.pk]), since=j.created_at) for j in rows]
 
 
-Row = tuple[str, str, Callable[[QueueFilters], QuerySet[Any]], Callable[[list[Any]], list[QueueItem]], bool]
+class Row(NamedTuple):
+    """One part of the queue: its category, the model of its rows, their queryset, how a row
+    becomes an item, whether its rows have no source, and the field its items' age counts from."""
+
+    category: str
+    label: str
+    make_qs: Callable[[QueueFilters], QuerySet[Any]]
+    to_items: Callable[[list[Any]], list[QueueItem]]
+    sourceless: bool
+    since: str
 
 
 def _rows() -> list[Row]:
-    """(category, model label, queryset, to-items, has no source) per part of the queue."""
     rows: list[Row] = [
-        (QueueCategory.FAILED_PAIRS, "sources.sourceversion", _failed_qs, _failed_items, False),
-        (QueueCategory.APPROVAL, "sources.sourceversion", _approval_qs, _approval_items, False),
-        (QueueCategory.CHANGES_REQUESTED, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.REVIEW_CHANGE]), _task_items(QueueCategory.CHANGES_REQUESTED), False),
-        (QueueCategory.CHANGED_PAGE, "sources.source", _changed_qs, _changed_items, False),
-        (QueueCategory.DEAD_LINK, "sources.source", _suspended_qs, _suspended_items, False),
-        (QueueCategory.DEAD_LINK, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.FIND_REPLACEMENT, TaskKind.EDITORIAL_ATTENTION]), _task_items(QueueCategory.DEAD_LINK), False),
-        (QueueCategory.REDIRECT, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.CANONICAL_CHANGE]), _task_items(QueueCategory.REDIRECT), False),
-        (QueueCategory.ANSWER, "claims.answer", _answers_qs, _answer_items, True),
-        (QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True),
-        (QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False),
+        Row(QueueCategory.FAILED_PAIRS, "sources.sourceversion", _failed_qs, _failed_items, False, "created_at"),
+        Row(QueueCategory.APPROVAL, "sources.sourceversion", _approval_qs, _approval_items, False, "created_at"),
+        Row(QueueCategory.CHANGES_REQUESTED, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.REVIEW_CHANGE]),
+            _task_items(QueueCategory.CHANGES_REQUESTED), False, "opened_at"),
+        Row(QueueCategory.CHANGED_PAGE, "sources.source", _changed_qs, _changed_items, False, "check_times__last_checked_at"),
+        Row(QueueCategory.DEAD_LINK, "sources.source", _suspended_qs, _suspended_items, False, "first_failure_at"),
+        Row(QueueCategory.DEAD_LINK, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.FIND_REPLACEMENT, TaskKind.EDITORIAL_ATTENTION]),
+            _task_items(QueueCategory.DEAD_LINK), False, "opened_at"),
+        Row(QueueCategory.REDIRECT, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.CANONICAL_CHANGE]),
+            _task_items(QueueCategory.REDIRECT), False, "opened_at"),
+        Row(QueueCategory.ANSWER, "claims.answer", _answers_qs, _answer_items, True, "received_at"),
+        Row(QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True, "finished_at"),
+        Row(QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False, "registered_at"),
     ]
     if low_confidence_supported():
-        rows.append((QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False))
+        rows.append(Row(QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False, "created_at"))
     return rows
+
+
+def queue_ages(*, now: datetime | None = None) -> list[tuple[str, str, tuple[int, int, int]]]:
+    """Per category of the review queue, unfiltered (the same rows the queue counts): how many
+    items have waited under a day, 1 to 7 days, and longer. One aggregate query per part."""
+    now = now or timezone.now()
+    day, week = now - timedelta(days=1), now - timedelta(days=7)
+    ages: dict[str, list[int]] = {}
+    for row in _rows():
+        since = row.since
+        counts = row.make_qs(QueueFilters()).order_by().aggregate(
+            day=Count("pk", filter=Q(**{f"{since}__gte": day})),
+            week=Count("pk", filter=Q(**{f"{since}__lt": day, f"{since}__gte": week})),
+            older=Count("pk", filter=Q(**{f"{since}__lt": week}) | Q(**{f"{since}__isnull": True})),
+        )
+        total = ages.setdefault(row.category, [0, 0, 0])
+        for n, key in enumerate(("day", "week", "older")):
+            total[n] += counts[key]
+    return [(category, str(QueueCategory(category).label), (a, b, c)) for category, (a, b, c) in ages.items()]
 
 
 def _assigned_ids(assignee_id: int) -> dict[tuple[str, str], set[int]]:
@@ -371,7 +401,7 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> 
     items: list[QueueItem] = []
     counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
     rows = _rows()
-    for category, label, make_qs, to_items, sourceless in rows:
+    for category, label, make_qs, to_items, sourceless, _since in rows:
         if filters.source_only and sourceless:
             continue
         qs = make_qs(filters)

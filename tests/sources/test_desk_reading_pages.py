@@ -12,10 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from claims.models import Answer, AnswerState, Citation
+from claims.models import Answer, Citation
 from reviews.models import SiteSwitch, TestRun
+from reviews.selectors.queue import QueueFilters, review_queue
 from sources.benchdata import bench_data_generate
-from sources.models import FetchResult, LinkState, PassageVersion, Source, VersionPassage
+from sources.models import FetchResult, LinkState, PassageVersion, VersionPassage
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +39,13 @@ def test_overview_charts_and_tables_show_the_same_numbers(data, viewer, client):
     html = response.content.decode()
     assert response.status_code == 200
     assert html.count("<svg class=\"cc-chart\"") == 3 and "<script" not in html.split('id="content-main"', 1)[1]
-    assert _row(html, "Changed pages to review")[-1] == str(Source.objects.filter(live_page_changed=True).count())
-    assert _row(html, "Dead or missing links")[-1] == str(Source.objects.filter(evidence_status__in=["suspended", "dead"]).count())
-    assert _row(html, "Answers with contradicted or conflicting claims")[-1] == str(Answer.objects.filter(state=AnswerState.CONFLICTING).count())
-    failed = TestRun.objects.filter(status="failed").count()
-    assert _row(html, "Versions whose golden pairs failed")[-1] == str(failed)
+    # The overview counts exactly what the review queue counts, category by category.
+    queue = review_queue(filters=QueueFilters())
+    assert queue.total > 0
+    for category, label, count in queue.counts:
+        assert _row(html, label[:1].upper() + label[1:])[-1] == str(count), category
+        assert f'href="/admin/desk/queue/?category={category}"' in html, "each row opens the queue at its category"
+    assert _row(html, "Answers contradicted, or whose evidence changed or was blocked")[-1] != "0"
     # the queue chart draws one titled rectangle per non-empty age bucket
     assert html.count("waiting under a day") + html.count("waiting 1 to 7 days") + html.count("waiting over 7 days") >= 3
     assert len(captured.captured_queries) <= 25
