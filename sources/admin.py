@@ -169,14 +169,6 @@ class SourceAdmin(ScaledAdmin):
             return "✖ blocked (domain)"
         return "no"
 
-    @admin.display(description="changed?", boolean=True, ordering="live_page_changed")
-    def page_changed(self, obj: Source) -> bool:
-        return obj.live_page_changed
-
-    @admin.display(description="blocked?", boolean=True, ordering="is_blocked")
-    def blocked(self, obj: Source) -> bool:
-        return obj.is_blocked
-
     @admin.display(description="Fetch history (latest first)")
     def recent_fetches(self, obj: Source) -> SafeString:
         fetches = list(obj.fetches.order_by("-fetched_at", "-id").only(
