@@ -14,7 +14,7 @@ from django.db.models.functions import Cast, Concat
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement
+from claims.models import Answer, AnswerState, CircuitState, Citation, Claim, ClaimState, JudgeEndpoint, Judgement
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 from reviews.models import ApprovalDecision, ReviewAssignment, ReviewComment, TestRun, TestRunStatus
 from sources.models import (
@@ -300,6 +300,24 @@ def _failed_work_items(rows: list[WorkRequest]) -> list[QueueItem]:
     return items
 
 
+def _circuits_qs(filters: QueueFilters) -> QuerySet[JudgeEndpoint]:
+    return JudgeEndpoint.objects.exclude(state=CircuitState.CLOSED).order_by("last_failure_at")
+
+
+def _circuit_items(rows: list[JudgeEndpoint]) -> list[QueueItem]:
+    items = []
+    for e in rows:
+        when = f"; next trial call at {timezone.localtime(e.retry_at):%Y-%m-%d %H:%M:%S}" if e.retry_at else ""
+        items.append(QueueItem(
+            key=item_key(QueueCategory.JUDGE_ERROR, e), category=QueueCategory.JUDGE_ERROR,
+            title=f"Judge endpoint {e.endpoint}: circuit {e.get_state_display()}",
+            detail=f"{e.consecutive_failures} failed call(s) in a row; last error: {e.last_error[:200]}{when}. "
+                   "Verifications wait (pending) and resume by themselves when it answers.",
+            url=reverse("admin:claims_judgeendpoint_change", args=[e.pk]), since=e.last_failure_at, urgency=20,
+        ))
+    return items
+
+
 def _stuck_qs(filters: QueueFilters) -> QuerySet[Source]:
     # Work for a source is keyed "fetch:<id>" (dispatch dedupe keys), which works on every database.
     unfinished = WorkRequest.objects.filter(status__in=UNFINISHED, dedupe_key=Concat(Value("fetch:"), Cast(OuterRef("pk"), output_field=CharField())))
@@ -359,6 +377,7 @@ def _rows() -> list[Row]:
         Row(QueueCategory.REDIRECT, "sources.editorialtask", lambda f: _tasks_qs(f, [TaskKind.CANONICAL_CHANGE]),
             _task_items(QueueCategory.REDIRECT), False, "opened_at"),
         Row(QueueCategory.ANSWER, "claims.answer", _answers_qs, _answer_items, True, "received_at"),
+        Row(QueueCategory.JUDGE_ERROR, "claims.judgeendpoint", _circuits_qs, _circuit_items, True, "last_failure_at"),
         Row(QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True, "finished_at"),
         Row(QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False, "registered_at"),
     ]

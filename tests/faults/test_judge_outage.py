@@ -23,6 +23,7 @@ from claims.models import AnswerState, ClaimState, JudgeAttempt, JudgeEndpoint, 
 from claims.selectors import judge_circuits
 from claims.services import answer_submit, answer_verify_again
 from dispatch.models import WorkRequest, WorkStatus
+from reviews.selectors.queue import QueueFilters, review_queue
 from tests.claims.conftest import demo_shop, passage, register_active  # noqa: F401 (fixture)
 from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
@@ -103,6 +104,9 @@ def test_judge_outage_500_garbage_hang_then_recovery(llm, demo_shop, editor, app
     assert _drive(run_jobs, lambda: JudgeEndpoint.objects.filter(state="open").exists(), seconds=10, seen=seen, answer=answer)
     [circuit] = judge_circuits()
     assert circuit["state"] == "open" and "HTTP 500" in circuit["last_error"] and circuit["retry_at"]
+    [shown] = [i for i in review_queue(filters=QueueFilters(category="judge_error")).items if "circuit" in i.title]
+    assert shown.title == f"Judge endpoint {circuit['endpoint']}: circuit open (calls paused after repeated failures)"
+    assert "HTTP 500" in shown.detail and "next trial call at" in shown.detail, "the desk's queue shows the open breaker"
     calls = len(llm.requests)
     retry_at = JudgeEndpoint.objects.get().retry_at  # when the pause that just began ends
     assert retry_at is not None
