@@ -37,6 +37,15 @@ DEMO_TEST_PAIRS = [
     ("/warranty", "Tents carry a 24-month warranty against manufacturing defects.", "Warranty > What the warranty covers", "supported"),
 ]
 
+# A chatbot's answer about the shop, citing two demo passages: [1] the delivery terms, [2] the
+# returns policy. Its second claim gets the express price wrong, so the desk has something to catch.
+DEMO_QUESTION = "How quick is express delivery, what does it cost, and can I send things back?"
+DEMO_ANSWER = (
+    "Express delivery takes 1 to 2 working days [1]. Express delivery costs £4.95 [1]. "
+    "You may return any item within 30 days of delivery for a full refund [2]."
+)
+DEMO_CITED = [("/delivery", "Delivery terms > Express delivery"), ("/returns", "Returns policy > Return window")]
+
 
 def demo_base_url(port: int) -> str:
     return f"http://{DEMO_HOST}:{port}"
@@ -83,3 +92,28 @@ def demo_test_pairs(*, port: int) -> int:
             TestPair.objects.create(source=source, claim=claim, expected_passage=passage, expected_status=status, created_by=User.objects.filter(username="demo-editor").first())
             made += 1
     return made
+
+
+def demo_answer(*, port: int) -> bool:
+    """Submit the demo chatbot answer once its cited passages exist (idempotent); True when it
+    was submitted now. It is verified against what is approved: until an approver activates
+    the delivery and returns pages it waits, and it is verified again when they are activated."""
+    from claims.models import Answer
+    from claims.services import answer_submit
+    from sources.models import PassageVersion
+
+    if Answer.objects.filter(question=DEMO_QUESTION).exists():
+        return False
+    base = demo_base_url(port)
+    ids = []
+    for path, heading in DEMO_CITED:
+        pv = (
+            PassageVersion.objects.filter(passage__source__normalized_url=normalize_url(base + path), passage__heading_path=heading)
+            .order_by("-id").first()
+        )
+        if pv is None:
+            return False
+        ids.append(pv.pk)
+    answer_submit(actor=demo_user("demo-editor", "Editor"), raw_response=DEMO_ANSWER, passage_version_ids=ids,
+                  question=DEMO_QUESTION, model_name="demo chatbot")
+    return True
