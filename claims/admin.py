@@ -20,7 +20,6 @@ from django.utils.safestring import SafeString
 from citecheck.errors import ServiceError
 from citecheck.wording import PLACEHOLDERS, validate_template
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
-from citecheck_site.templatetags.outside_links import outside_link
 from claims import admin_trace
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
 from claims.services import answer_mode_set, answer_verify_again, wording_template_update
@@ -32,38 +31,25 @@ def _quality(entry: dict[str, Any]) -> str:
     return f"quality {quality.get('score', 0):.2f} ({parts})" if quality else "quality unknown"
 
 
-def _evidence_list(items: list[dict[str, Any]]) -> SafeString:
-    """Evidence entries; a link only where the registry produced one (safe_link), else plain text."""
-    if not items:
-        return format_html("<p>{}</p>", "none")
-    rows = []
-    for e in items:
-        name = e.get("link_text") or e.get("title") or e.get("domain") or "source"
-        label = outside_link(e.get("url"), name) if e.get("url") else format_html("{}", name)
-        rows.append(format_html("<li>{} ({}, {}, {}): <q>{}</q></li>", label, e.get("domain", ""), e.get("priority", ""), _quality(e), e.get("span") or ""))
-    return format_html("<ul>{}</ul>", format_html_join("", "{}", ((r,) for r in rows)))
+def _evidence(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Evidence entries as the template shows them; a link only where the registry produced one."""
+    return [{**e, "name": e.get("link_text") or e.get("title") or e.get("domain") or "source", "quality_text": _quality(e)} for e in items]
 
 
-def _claim_block(claim: dict[str, Any]) -> SafeString:
-    parts = [format_html("<h4>{} — {}{} (confidence {})</h4>", claim.get("claim", ""), claim.get("state", ""),
-                         " · explanation only" if claim.get("explanation_only") else "", claim.get("confidence", ""))]
-    if claim.get("sentence"):
-        parts.append(format_html("<p>Part of the sentence: <q>{}</q></p>", claim["sentence"]))
-    correction = claim.get("correction")
-    if correction:
-        parts.append(format_html("<p><strong>Correction</strong> ({}): <q>{}</q></p>", correction.get("link_text") or "", correction.get("span") or ""))
-    if claim.get("pending"):
-        parts.append(format_html("<p>Verification pending: {}</p>", "; ".join(claim["pending"])))
-    for stale in claim.get("stale", []):
-        parts.append(format_html("<p>Outdated evidence ({}): {}</p>", stale.get("date") or "date unknown", stale.get("reason", "")))
-    for quote in claim.get("quotes", []):
-        parts.append(format_html("<p>Quote <q>{}</q> in source [{}]: {}</p>", quote.get("quote", ""), quote.get("source", ""), quote.get("result", "")))
-    if claim.get("notes"):
-        parts.append(format_html("<p>{}</p>", "; ".join(claim["notes"])))
-    parts.append(format_html("<p>Supporting:</p>{}<p>Contradicting:</p>{}", _evidence_list(claim.get("supporting", [])), _evidence_list(claim.get("contradicting", []))))
-    if claim.get("partial"):
-        parts.append(format_html("<p>Partly supporting:</p>{}", _evidence_list(claim["partial"])))
-    return format_html("{}" * len(parts), *parts)
+def verification_context(answer: Answer) -> dict[str, Any]:
+    """What the verification report template needs, from the answer's stored report."""
+    report = answer.report or {}
+    claims = [
+        {**claim, "sides": [(_evidence(claim.get("supporting", [])), "Supporting"), (_evidence(claim.get("contradicting", [])), "Contradicting"),
+                            (_evidence(claim.get("partial", [])), "Partly supporting")]}
+        for claim in report.get("claims", [])
+    ]
+    retry = report.get("retry")
+    return {
+        "answer": answer, "report": report, "card": report.get("card", {}), "claims": claims, "retry": retry,
+        "retry_in": round((retry or {}).get("retry_in", 0)),
+        "bibliography": [{**b, "label": b.get("title") or b.get("url") or ""} for b in report.get("bibliography", [])],
+    }
 
 
 CLAIMS_PER_PAGE = 50
@@ -149,32 +135,7 @@ class AnswerAdmin(ScaledAdmin):
 
     @admin.display(description="Verification report")
     def verification(self, obj: Answer) -> SafeString:
-        report = obj.report or {}
-        if not report:
-            return format_html("<p>{}</p>", "Not verified yet.")
-        card = report.get("card", {})
-        parts = [format_html("<p><strong>{}</strong>: {}</p><p>Mode: {} — {}</p>", obj.get_state_display(), obj.state_wording,
-                             obj.get_verification_mode_display(), card.get("rule", ""))]
-        retry = report.get("retry")
-        if retry:
-            parts.append(format_html("<p>Verification pending: {} ({} judge call(s) failed); it runs again by itself in about {} s.</p>",
-                                     retry.get("error", ""), retry.get("failures", 0), round(retry.get("retry_in", 0))))
-        parts.extend(_claim_block(claim) for claim in report.get("claims", []))
-        if card:
-            parts.append(format_html(
-                "<h4>Report card</h4><p>{} claim(s): {} verified, {} not verified, {} contradicted, {} conflicting; verification rate {}</p>",
-                card.get("total_claims", 0), card.get("verified", 0), card.get("unverified", 0), card.get("contradicted", 0),
-                card.get("conflicting", 0), card.get("verification_rate_display", ""),
-            ))
-            gaps = card.get("gaps", [])
-            if gaps:
-                parts.append(format_html("<p>{}</p><ul>{}</ul>", "Gaps (claims that are not verified):", format_html_join(
-                    "", "<li>{} — {}; try: {}</li>", ((g.get("claim", ""), g.get("follow_up", ""), "; ".join(g.get("queries", []))) for g in gaps))))
-        bibliography = report.get("bibliography", [])
-        if bibliography:
-            parts.append(format_html("<h4>Sources</h4><ol>{}</ol>", format_html_join(
-                "", "<li>{}</li>", ((outside_link(b.get("url"), b.get("title") or b.get("url") or ""),) for b in bibliography))))
-        return format_html("{}" * len(parts), *parts)
+        return SafeString(render_to_string("admin/claims/answer/verification.html", verification_context(obj)))
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> HttpResponse | None:
