@@ -27,10 +27,12 @@ def test_the_demo_answer_waits_for_approval_then_shows_the_wrong_price(redis_con
     activates the cited pages it is verified again by itself, and the wrong price is caught."""
     from claims.models import Answer, Claim
     from sources.demo.loader import DEMO_HOST, DEMO_QUESTION, demo_answer, demo_load, demo_test_pairs, demo_user
+    from reviews.roles import roles_sync
     from sources.demo.site import serve
     from sources.models import SourceVersion
     from sources.services import version_activate
 
+    roles_sync()  # the groups a migration makes (a transactional test starts from an emptied database)
     server, _shop = serve(DEMO_HOST, 0)
     port = server.server_address[1]
     settings.CITECHECK_FETCH_ALLOW_NETWORKS = [f"{DEMO_HOST}/32"]
