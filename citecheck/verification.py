@@ -72,11 +72,12 @@ PRIMARY, SUPPLEMENTARY = "primary", "supplementary"
 # How a cited passage stands now (sources.selectors.passage_usability, plus the judge's side).
 USABLE = frozenset({"active"})
 STALE = frozenset({"changed", "outdated", "removed"})
-UNUSABLE = frozenset({"blocked", "missing", "unverified", "judge_error", "unsure"})
+UNUSABLE = frozenset({"blocked", "missing", "unverified", "unapproved", "judge_error", "unsure"})
 PENDING_REASONS: dict[str, str] = {
     "blocked": "the evidence is blocked",
     "missing": "the page is missing",
     "unverified": "the page could not be checked (link down)",
+    "unapproved": "the page is not approved yet (waiting for an approver)",
     "judge_error": "the judge could not be reached",
     "unsure": "the judge was unsure: needs a person or the LLM judge",
 }

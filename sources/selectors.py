@@ -54,12 +54,13 @@ def export_passages() -> QuerySet[PassageVersion]:
 
 
 def passage_usability(passage_version: PassageVersion) -> str:
-    """One word for the state of a cited passage: active, blocked, changed, outdated, unverified, missing."""
+    """One word for the state of a cited passage: active, blocked, changed, outdated, unapproved
+    (its source has no approved version yet), unverified, missing."""
     return passage_usabilities([passage_version])[passage_version.pk]
 
 
 def passage_usabilities(passage_versions: list[PassageVersion], *, rules: DomainRules | None = None) -> dict[int, str]:
-    """`passage_usability` of many passage versions (loaded with passage__source) in three
+    """`passage_usability` of many passage versions (loaded with passage__source) in at most four
     queries, whatever their number."""
     from django.db.models import Max
 
@@ -83,6 +84,10 @@ def passage_usabilities(passage_versions: list[PassageVersion], *, rules: Domain
         in_latest = set(
             VersionPassage.objects.filter(latest_q, passage_version_id__in=ids, change_kind__in=CITED_KINDS).values_list("passage_version_id", flat=True)
         )
+    outside = {pv.passage.source_id for pv in passage_versions if pv.pk not in in_active}
+    approved = set(
+        SourceVersion.objects.filter(source_id__in=outside, is_active=True).values_list("source_id", flat=True)
+    ) if outside else set()
     states: dict[int, str] = {}
     for pv in passage_versions:
         passage = pv.passage
@@ -92,7 +97,8 @@ def passage_usabilities(passage_versions: list[PassageVersion], *, rules: Domain
         elif source.evidence_status in WITHHELD_EVIDENCE:
             states[pv.pk] = "missing"
         elif pv.pk not in in_active:
-            states[pv.pk] = "outdated"
+            # Superseded by an approved version, or never approved at all (waiting for an approver).
+            states[pv.pk] = "outdated" if source.pk in approved else "unapproved"
         elif source.live_page_changed and pv.pk not in in_latest:
             states[pv.pk] = "changed"
         elif source.evidence_status == EvidenceStatus.TEMPORARILY_UNVERIFIED:

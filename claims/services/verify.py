@@ -119,7 +119,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
         for pk in dict.fromkeys(i for i in (cited or list(sent)) if i in sent):
             pv, usability = now_of[pk]
             verdict: Judgement | JudgeFailure | None = None
-            if usability not in ("blocked", "missing", "unverified"):
+            if usability not in ("blocked", "missing", "unverified", "unapproved"):
                 verdict = judgement_get(claim_text=claim.text, passage_version=pv, judge=judge)
                 if isinstance(verdict, JudgeFailure):
                     failures.append(verdict)

@@ -26,8 +26,8 @@ def test_the_demo_answer_waits_for_approval_then_shows_the_wrong_price(redis_con
     """An editor's day without a shell: the demo brings a chatbot answer; once an approver
     activates the cited pages it is verified again by itself, and the wrong price is caught."""
     from claims.models import Answer, Claim
-    from sources.demo.loader import DEMO_HOST, DEMO_QUESTION, demo_answer, demo_load, demo_test_pairs, demo_user
     from reviews.roles import roles_sync
+    from sources.demo.loader import DEMO_HOST, DEMO_QUESTION, demo_answer, demo_load, demo_test_pairs, demo_user
     from sources.demo.site import serve
     from sources.models import SourceVersion
     from sources.services import version_activate
@@ -45,7 +45,9 @@ def test_the_demo_answer_waits_for_approval_then_shows_the_wrong_price(redis_con
         assert demo_answer(port=port) and not demo_answer(port=port), "submitted once"
         run_jobs()
         answer = Answer.objects.get(question=DEMO_QUESTION)
-        assert answer.state not in ("supported", "contradicted", "conflicting"), "nothing is approved yet"
+        assert answer.state == "pending", "nothing is approved yet: verification waits, it is not outdated"
+        assert "not approved yet (waiting for an approver)" in str(answer.report), "and the report says why"
+        assert set(Claim.objects.filter(answer=answer).values_list("state", flat=True)) == {"unavailable"}
         approver = demo_user("demo-approver", "Approver")
         run_jobs()  # golden pairs
         for path in ("/delivery", "/returns"):
