@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import logging
 import multiprocessing
 import multiprocessing.context
@@ -734,6 +733,29 @@ def _extract_guarded(body: bytes | str, content_type: str, url: str | None, max_
         return ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}"), False
 
 
+def _release_inherited_sockets(keep: int) -> None:
+    """Point every socket this forked process inherited (the worker's database, Redis and HTTP
+    connections) at /dev/null, except `keep`: a long-lived copy would keep them open, so a server
+    would not see them closed when the worker closes them. The descriptor numbers stay taken, so
+    an inherited object that closes its descriptor later cannot close one of ours."""
+    import stat
+
+    try:
+        descriptors = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return  # no /proc: keep them; they close when the process exits
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in descriptors:
+            if fd <= 2 or fd in (keep, null):
+                continue
+            with contextlib.suppress(OSError):
+                if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
+
+
 def _extractor_main(connection: Connection, parent_end: Connection | None) -> None:
     """The extractor process: pages in, results out, over one pipe, until the pipe closes.
 
@@ -742,8 +764,9 @@ def _extractor_main(connection: Connection, parent_end: Connection | None) -> No
     result, retiring)``. After a MemoryError (the heap may be left in any state) or when it has
     served its share, the process says it is retiring and exits.
     """
-    if parent_end is not None:
+    if parent_end is not None:  # forked: it holds copies of everything the worker had open
         parent_end.close()  # else the pipe would never report the parent gone
+        _release_inherited_sockets(keep=connection.fileno())
     start_size = _address_space()
     for served in range(1, _EXTRACTOR_MAX_PAGES + 1):
         try:
@@ -861,7 +884,6 @@ class _Extractor:
 
 _extractor: _Extractor | None = None
 _extractor_lock = threading.Lock()
-_request_ids = itertools.count(1)
 _fork_hook_registered = False
 _starting = False
 
@@ -918,7 +940,8 @@ def _extract_with_deadline(
     body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
     memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
-    request = (next(_request_ids), body, content_type, url, max_chars, memory_limit_mb)
+    # Random, not counted: work-horses forked from one worker would count alike.
+    request = (os.urandom(12), body, content_type, url, max_chars, memory_limit_mb)
     with _extractor_lock:
         for attempt in (1, 2):
             extractor = _extractor_ready()
