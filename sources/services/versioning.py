@@ -47,12 +47,13 @@ def passage_keys(passages: list[Any]) -> list[str]:
 
 
 def comparison_base(version: SourceVersion) -> SourceVersion | None:
-    """The version a new one is diffed against: the active one, else the latest extracted one."""
+    """The version a new one is diffed against: the active one, else the latest extracted one
+    (loaded with its id, number and is_active only)."""
     candidates = SourceVersion.objects.filter(
         Q(is_active=True) | Q(number__lt=version.number, extraction_status=ExtractionStatus.OK), source=version.source_id
     ).exclude(pk=version.pk)
     # One query for both: an active version sorts first, then the highest number.
-    return candidates.defer("body_compressed").order_by("-is_active", "-number").first()
+    return candidates.only("id", "source_id", "number", "is_active").order_by("-is_active", "-number").first()
 
 
 def version_extract(*, version_id: int) -> SourceVersion | None:
