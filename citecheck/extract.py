@@ -764,6 +764,11 @@ def _extractor_main(connection: Connection, parent_end: Connection | None) -> No
     result, retiring)``. After a MemoryError (the heap may be left in any state) or when it has
     served its share, the process says it is retiring and exits.
     """
+    # The worker's own handlers (RQ's warm shutdown on SIGTERM) came along with the fork: a SIGTERM
+    # must end this process (multiprocessing terminates it so at the worker's exit), and Ctrl-C in
+    # a terminal is the worker's to handle; this process ends when the worker's end of the pipe closes.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_end is not None:  # forked: it holds copies of everything the worker had open
         parent_end.close()  # else the pipe would never report the parent gone
         _release_inherited_sockets(keep=connection.fileno())

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -127,3 +129,18 @@ def test_a_horse_killed_mid_page_leaves_no_answer_for_the_next_horse() -> None:
 
     assert _in_horse(_shop_in_horse).startswith("ok True ")
     assert _shop_in_horse().startswith("ok True ")
+
+
+def test_a_worker_that_keeps_sigterm_for_itself_still_exits_with_its_extractor_process() -> None:
+    # RQ's worker handles SIGTERM as a warm shutdown; the extractor process forked from it must not
+    # inherit that, or multiprocessing's terminate-and-join at the worker's exit waits forever.
+    script = (
+        "import signal; signal.signal(signal.SIGTERM, lambda *_: None)\n"
+        "from citecheck.extract import extract_passages, warm_up\n"
+        "warm_up()\n"
+        "print(extract_passages(b'<html><body><main><h1>Returns</h1><p>You may return items within thirty days of delivery.</p>"
+        "</main></body></html>', content_type='text/html', deadline_seconds=10).status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
