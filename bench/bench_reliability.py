@@ -222,7 +222,7 @@ def extraction_table(ext: dict[str, float] | None) -> str:
         "",
         f"Where a page's time goes in the service (wall, per page): {ext['extract_ms']:.1f} ms in `extract_passages` (the round trip "
         f"to the long-lived extractor process: trafilatura plus our headings, anchors, date, passages), {ext['rest_ms']:.1f} ms "
-        f"in the rest of the service ({ext['queries']:.0f} queries, mostly waiting on PostgreSQL); bare trafilatura "
+        f"in the rest of the service ({ext['queries']:.0f} queries besides BEGIN and COMMIT, mostly waiting on PostgreSQL); bare trafilatura "
         f"{ext['bare_ms']:.1f} ms. CPU seconds are this process's plus the extractor process's; PostgreSQL's are not in them.",
     ])
 
