@@ -54,8 +54,8 @@ a page; past it the page is an ``error`` ("ran out of memory") and the process i
 its heap may be left in any state. It is forked from the warmed-up worker (``warm_up``) and
 reused for page after page, so a page costs one round trip over a pipe instead of a fork; it
 retires after ``_EXTRACTOR_MAX_PAGES`` pages or once it has grown by
-``_EXTRACTOR_MAX_GROWTH_MB``. Without ``deadline_seconds`` everything runs in-process. The
-fetcher's size cap bounds the input.
+``_EXTRACTOR_MAX_GROWTH_MB``. A process extracts one page at a time (threads take turns).
+Without ``deadline_seconds`` everything runs in-process. The fetcher's size cap bounds the input.
 """
 
 from __future__ import annotations
@@ -841,7 +841,11 @@ class _Extractor:
         return not self.closed and (self.owner != os.getpid() or self.process.is_alive())
 
     def exit_code(self) -> int | None:
-        return self.process.exitcode if self.owner == os.getpid() else None
+        """How a process that went away ended (known to the process that started it only)."""
+        if self.owner != os.getpid():
+            return None
+        self.process.join(1)
+        return self.process.exitcode
 
     def close(self) -> None:
         """Kill the process (whoever started it), close our end, and reap it if it is ours."""
@@ -959,13 +963,13 @@ def _extract_with_deadline(
                 if retiring:
                     _extractor_discard()
                 return result
-            exit_code = extractor.exit_code() if outcome == "died" else None
+            exit_code = extractor.exit_code() if outcome in ("died", "gone") else None
             _extractor_discard()
             if outcome in ("gone", "busy") and attempt == 1:
                 # Never taken: killed with an earlier horse, or still busy with a request whose
                 # sender was killed. Not this page's fault: once more on a fresh process.
                 continue
-            if outcome == "died":
+            if outcome in ("died", "gone"):
                 code = f" (exit code {exit_code})" if exit_code is not None else ""
                 why = " (out of memory?)" if memory_limit_mb else ""
                 return ExtractionResult(status=ExtractionStatus.ERROR, error=f"extraction process died{code}{why}")

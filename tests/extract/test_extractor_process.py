@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -144,3 +145,19 @@ def test_a_worker_that_keeps_sigterm_for_itself_still_exits_with_its_extractor_p
     done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
 
     assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
+
+
+def test_an_extractor_process_killed_mid_page_is_a_recorded_error_and_the_next_page_is_extracted() -> None:
+    warm_up()
+    victim = _extractor_pid()
+    assert victim is not None
+    results = []
+    extracting = threading.Thread(target=lambda: results.append(extract_passages(SLOW, content_type="text/html", deadline_seconds=30)))
+    extracting.start()
+    time.sleep(0.1)
+    os.kill(victim, signal.SIGKILL)  # as the kernel's OOM killer would
+    extracting.join(30)
+
+    assert [(r.status, r.error) for r in results] == [(ExtractionStatus.ERROR, "extraction process died (exit code -9)")]
+    assert extract_passages(SHOP, content_type="text/html", deadline_seconds=30).status is ExtractionStatus.OK
+    assert _extractor_pid() != victim
