@@ -45,21 +45,31 @@ HTML, text nor PDF); ``extraction_timeout`` (``deadline_seconds`` passed, see be
 
 Huge pages
 ----------
-With ``deadline_seconds`` the extraction runs in a forked child process that is killed when
-the deadline passes; the result is then ``extraction_timeout``. A child process (rather than
-``signal.alarm``) is used because lxml's C code cannot be interrupted from Python, and because
-RQ's own job timeout already owns ``SIGALRM`` in the work horse. Forking costs a few
-milliseconds, and the memory the parse needed goes back to the system with the child; without
-``deadline_seconds`` everything runs in-process. The fetcher's size cap bounds the input.
+With ``deadline_seconds`` the extraction runs in a separate, long-lived extractor process that is
+killed (and replaced) when the deadline passes; the result is then ``extraction_timeout``. A
+process (rather than ``signal.alarm``) is used because lxml's C code cannot be interrupted from
+Python, and because RQ's own job timeout already owns ``SIGALRM`` in the work horse. With
+``memory_limit_mb`` the process may grow by at most that much address space while it extracts
+a page; past it the page is an ``error`` ("ran out of memory") and the process is replaced, since
+its heap may be left in any state. It is forked from the warmed-up worker (``warm_up``) and
+reused for page after page, so a page costs one round trip over a pipe instead of a fork; it
+retires after ``_EXTRACTOR_MAX_PAGES`` pages or once it has grown by
+``_EXTRACTOR_MAX_GROWTH_MB``. A process extracts one page at a time (threads take turns).
+Without ``deadline_seconds`` everything runs in-process. The fetcher's size cap bounds the input.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import multiprocessing
 import multiprocessing.context
+import os
 import re
+import signal
+import threading
+import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -675,43 +685,117 @@ def _extract(body: bytes | str, content_type: str, url: str | None, max_chars: i
     return _extract_html(body, url, max_chars)
 
 
-def _limit_memory(extra_mb: int) -> None:
-    """Let this (child) process grow by at most `extra_mb` MB of address space beyond its size now."""
+def _address_space() -> int:
+    """This process's address space in bytes (0 where /proc is missing)."""
     import resource
 
     try:
         with open("/proc/self/statm") as statm:
-            current = int(statm.read().split()[0]) * resource.getpagesize()
+            return int(statm.read().split()[0]) * resource.getpagesize()
     except OSError:
-        current = 0
-    limit = current + extra_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        return 0
 
 
-def _child_main(
-    connection: Connection, body: bytes | str, content_type: str, url: str | None, max_chars: int, memory_limit_mb: int | None = None
-) -> None:
+def _limit_memory(extra_mb: int | None) -> None:
+    """Let this (extractor) process grow by at most `extra_mb` MB of address space beyond its size
+    now; `None` lifts the limit. Only the soft limit moves, so it can be set again for each page."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if extra_mb is None:
+        soft = hard
+    else:
+        soft = _address_space() + extra_mb * 1024 * 1024
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+# An extractor process retires (and is replaced) after this many pages, or once its address
+# space has grown this much beyond its size at start: what a parse leaves behind (fragmented
+# heap, caches) then never eats into the next page's memory limit for long.
+_EXTRACTOR_MAX_PAGES = 500
+_EXTRACTOR_MAX_GROWTH_MB = 256
+
+
+def _extract_guarded(body: bytes | str, content_type: str, url: str | None, max_chars: int, memory_limit_mb: int | None) -> tuple[ExtractionResult, bool]:
+    """One extraction under the memory limit, in the extractor process: (result, out of memory)."""
     try:
-        if memory_limit_mb:
-            _limit_memory(memory_limit_mb)
-        result = _extract(body, content_type, url, max_chars)
+        _limit_memory(memory_limit_mb)
+        try:
+            return _extract(body, content_type, url, max_chars), False
+        finally:
+            _limit_memory(None)
     except MemoryError:
-        result = ExtractionResult(
-            status=ExtractionStatus.ERROR, error=f"the extraction ran out of memory (limit {memory_limit_mb} MB)"
+        error = f"the extraction ran out of memory (limit {memory_limit_mb} MB)"
+        return ExtractionResult(status=ExtractionStatus.ERROR, error=error), True
+    except Exception as exc:  # reported to the parent as a result, not lost with the process
+        return ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}"), False
+
+
+def _release_inherited_sockets(keep: int) -> None:
+    """Point every socket this forked process inherited (the worker's database, Redis and HTTP
+    connections) at /dev/null, except `keep`: a long-lived copy would keep them open, so a server
+    would not see them closed when the worker closes them. The descriptor numbers stay taken, so
+    an inherited object that closes its descriptor later cannot close one of ours."""
+    import stat
+
+    try:
+        descriptors = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return  # no /proc: keep them; they close when the process exits
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in descriptors:
+            if fd <= 2 or fd in (keep, null):
+                continue
+            with contextlib.suppress(OSError):
+                if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
+
+
+def _extractor_main(connection: Connection, parent_end: Connection | None) -> None:
+    """The extractor process: pages in, results out, over one pipe, until the pipe closes.
+
+    Each request is ``(request id, body, content_type, url, max_chars, memory_limit_mb)``; it is
+    acknowledged with ``(request id, None, False)`` when taken and answered with ``(request id,
+    result, retiring)``. After a MemoryError (the heap may be left in any state) or when it has
+    served its share, the process says it is retiring and exits.
+    """
+    # The worker's own handlers (RQ's warm shutdown on SIGTERM) came along with the fork: a SIGTERM
+    # must end this process (multiprocessing terminates it so at the worker's exit), and Ctrl-C in
+    # a terminal is the worker's to handle; this process ends when the worker's end of the pipe closes.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_end is not None:  # forked: it holds copies of everything the worker had open
+        parent_end.close()  # else the pipe would never report the parent gone
+        _release_inherited_sockets(keep=connection.fileno())
+    start_size = _address_space()
+    for served in range(1, _EXTRACTOR_MAX_PAGES + 1):
+        try:
+            request_id, body, content_type, url, max_chars, memory_limit_mb = connection.recv()
+        except Exception:  # the pipe closed, or a request was cut off mid-write by its sender's death
+            return
+        connection.send((request_id, None, False))
+        result, out_of_memory = _extract_guarded(body, content_type, url, max_chars, memory_limit_mb)
+        del body
+        retiring = (
+            out_of_memory
+            or served == _EXTRACTOR_MAX_PAGES
+            or _address_space() - start_size > _EXTRACTOR_MAX_GROWTH_MB * 1024 * 1024
         )
-    except Exception as exc:  # reported to the parent as a result, not lost with the child
-        result = ExtractionResult(status=ExtractionStatus.ERROR, error=f"{type(exc).__name__}: {exc}")
-    connection.send(result)
+        connection.send((request_id, result, retiring))
+        if retiring:
+            break
     connection.close()
 
 
 _warm = False
 
 
-def warm_up() -> None:
-    """Import and exercise the extractor once in this process, so that the child processes
-    forked for each extraction (and RQ's work-horses) inherit it ready instead of loading
-    trafilatura, its date finder and their data again on every page (about 0.1 s each)."""
+def _warm_in_process() -> None:
     global _warm
     if _warm:
         return
@@ -724,46 +808,177 @@ def warm_up() -> None:
     _extract(sample.encode(), "text/html", "https://example.org/warm-up", DEFAULT_MAX_CHARS)
 
 
+def warm_up() -> None:
+    """Load and exercise the extractor in this process, then start the long-lived extractor
+    process from it (see "Huge pages" above). Called in the RQ worker's main process before it
+    forks work-horses: the horses inherit the extractor process, which finds trafilatura, its
+    date finder and their data loaded (about 0.1 s a page otherwise)."""
+    with _extractor_lock:
+        _extractor_ready()
+
+
+class _Extractor:
+    """The long-lived extractor process and this side of its pipe.
+
+    Started in the worker's main process (``warm_up``), it is inherited by every RQ work-horse
+    forked from there; horses run one at a time, and request ids keep a late answer to a
+    request whose sender is gone from being taken for the next one. Only the process that
+    started it (``owner``) can reap it; any process may kill it.
+    """
+
+    def __init__(self, context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext) -> None:
+        parent_end, child_end = context.Pipe(duplex=True)
+        inherited = parent_end if context.get_start_method() == "fork" else None
+        self.process = context.Process(target=_extractor_main, args=(child_end, inherited), daemon=True, name="citecheck-extractor")
+        self.process.start()
+        child_end.close()
+        self.connection: Connection = parent_end
+        self.owner = os.getpid()
+        self.closed = False
+
+    def alive(self) -> bool:
+        """False when it is known to be gone; a horse only learns that when its request bounces."""
+        return not self.closed and (self.owner != os.getpid() or self.process.is_alive())
+
+    def exit_code(self) -> int | None:
+        """How a process that went away ended (known to the process that started it only)."""
+        if self.owner != os.getpid():
+            return None
+        self.process.join(1)
+        return self.process.exitcode
+
+    def close(self) -> None:
+        """Kill the process (whoever started it), close our end, and reap it if it is ours."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.owner == os.getpid():
+            self.process.kill()  # a no-op once reaped, so a reused pid is never hit
+            self.process.join()
+        elif self.process.pid is not None:
+            # Our parent started it and reaps it only before it forks again, so the pid is still its.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.pid, signal.SIGKILL)
+        self.connection.close()
+
+    def run(self, request: tuple[Any, ...], deadline_seconds: float) -> tuple[str, ExtractionResult | None, bool]:
+        """Send one request and wait for its answer until the deadline.
+
+        Returns ``(outcome, result, retiring)`` with outcome ``"done"``, ``"timeout"`` (taken, not
+        finished in time), ``"busy"`` (not even taken in time), ``"died"`` (went away after taking
+        it) or ``"gone"`` (went away before taking it).
+        """
+        request_id = request[0]
+        try:
+            self.connection.send(request)
+        except OSError:  # BrokenPipeError: it was gone before it could take the request
+            return "gone", None, False
+        taken = False
+        ends = time.monotonic() + deadline_seconds
+        while True:
+            remaining = ends - time.monotonic()
+            if remaining <= 0 or not self.connection.poll(remaining):
+                return ("timeout" if taken else "busy"), None, False
+            try:
+                answer_id, result, retiring = self.connection.recv()
+            except (EOFError, OSError):
+                return ("died" if taken else "gone"), None, False
+            if answer_id != request_id:
+                continue  # the answer to a request whose sender was killed before reading it
+            if result is None:
+                taken = True
+                continue
+            return "done", result, retiring
+
+
+_extractor: _Extractor | None = None
+_extractor_lock = threading.Lock()
+_fork_hook_registered = False
+_starting = False
+
+
+def _context() -> multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext:
+    # fork: the process inherits the loaded modules and starts in milliseconds; spawn where fork is missing.
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _extractor_ready() -> _Extractor:
+    """The extractor process, started (again) if there is none or it is gone. Hold the lock."""
+    global _extractor, _starting, _fork_hook_registered
+    if _extractor is not None and _extractor.alive():
+        return _extractor
+    _extractor_discard()
+    context = _context()
+    if context.get_start_method() == "fork":
+        _warm_in_process()
+    _starting = True
+    try:
+        _extractor = _Extractor(context)
+    finally:
+        _starting = False
+    if not _fork_hook_registered:
+        _fork_hook_registered = True
+        os.register_at_fork(before=_replace_before_fork)
+    return _extractor
+
+
+def _extractor_discard() -> None:
+    global _extractor
+    if _extractor is not None:
+        _extractor.close()
+        _extractor = None
+
+
+def _replace_before_fork() -> None:
+    """Before this process forks (an RQ work-horse), replace an extractor process that the
+    previous horse had to kill or that retired, so that the next horse inherits a live one."""
+    if _starting or _extractor is None or _extractor.owner != os.getpid():
+        return
+    if not _extractor_lock.acquire(blocking=False):
+        return  # an extraction is under way in another thread; it replaces the process itself
+    try:
+        if not _extractor.alive():
+            _extractor_ready()
+    finally:
+        _extractor_lock.release()
+
+
 def _extract_with_deadline(
     body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
     memory_limit_mb: int | None = None,
 ) -> ExtractionResult:
-    # fork: the child inherits the loaded modules and starts in milliseconds; spawn where fork is missing.
-    context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext
-    if "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-    else:
-        context = multiprocessing.get_context("spawn")
-    if context.get_start_method() == "fork":
-        warm_up()
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child_main, args=(sender, body, content_type, url, max_chars, memory_limit_mb), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        if receiver.poll(deadline_seconds):
+    # Random, not counted: work-horses forked from one worker would count alike.
+    request = (os.urandom(12), body, content_type, url, max_chars, memory_limit_mb)
+    with _extractor_lock:
+        for attempt in (1, 2):
+            extractor = _extractor_ready()
             try:
-                result: ExtractionResult = receiver.recv()
-            except EOFError:
-                child.join()
+                outcome, result, retiring = extractor.run(request, deadline_seconds)
+            except BaseException:  # e.g. RQ's job timeout: the process's state is unknown now
+                _extractor_discard()
+                raise
+            if outcome == "done" and result is not None:
+                if retiring:
+                    _extractor_discard()
+                return result
+            exit_code = extractor.exit_code() if outcome in ("died", "gone") else None
+            _extractor_discard()
+            if outcome in ("gone", "busy") and attempt == 1:
+                # Never taken: killed with an earlier horse, or still busy with a request whose
+                # sender was killed. Not this page's fault: once more on a fresh process.
+                continue
+            if outcome in ("died", "gone"):
+                code = f" (exit code {exit_code})" if exit_code is not None else ""
                 why = " (out of memory?)" if memory_limit_mb else ""
-                return ExtractionResult(
-                    status=ExtractionStatus.ERROR, error=f"extraction process died (exit code {child.exitcode}){why}"
-                )
-            child.join()
-            return result
-        child.kill()
-        child.join()
-        size_unit = "characters" if isinstance(body, str) else "bytes"
-        return ExtractionResult(
-            status=ExtractionStatus.EXTRACTION_TIMEOUT,
-            error=f"extraction did not finish within {deadline_seconds:g} s ({len(body)} {size_unit})",
-        )
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.kill()
-            child.join()
+                return ExtractionResult(status=ExtractionStatus.ERROR, error=f"extraction process died{code}{why}")
+            break
+    size_unit = "characters" if isinstance(body, str) else "bytes"
+    return ExtractionResult(
+        status=ExtractionStatus.EXTRACTION_TIMEOUT,
+        error=f"extraction did not finish within {deadline_seconds:g} s ({len(body)} {size_unit})",
+    )
 
 
 def extract_passages(

@@ -56,11 +56,38 @@ def audit_record(
     data: dict[str, Any] | None = None,
 ) -> AuditLog:
     """Write one audit row. Call it inside the transaction of the change it records."""
+    entry = audit_entry(
+        actor=actor, action=action, obj=obj, object_type=object_type, object_id=object_id, from_state=from_state,
+        to_state=to_state, reason=reason, allowed=allowed, data=data,
+    )
+    entry.save(force_insert=True)
+    return entry
+
+
+def audit_record_many(entries: list[AuditLog]) -> list[AuditLog]:
+    """Write several audit rows (from `audit_entry`) in one INSERT, inside the change's transaction."""
+    return AuditLog.objects.bulk_create(entries)
+
+
+def audit_entry(
+    *,
+    actor: Actor,
+    action: str,
+    obj: models.Model | None = None,
+    object_type: str = "",
+    object_id: str = "",
+    from_state: str = "",
+    to_state: str = "",
+    reason: str = "",
+    allowed: bool = True,
+    data: dict[str, Any] | None = None,
+) -> AuditLog:
+    """An audit row, not yet written (see `audit_record` and `audit_record_many`)."""
     if obj is not None:
         object_type = object_type or obj._meta.label_lower
         object_id = object_id or str(obj.pk)
     user = user_or_none(actor)
-    return AuditLog.objects.create(
+    return AuditLog(
         actor=user,
         actor_name=actor_name(actor),
         action=action,

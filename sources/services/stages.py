@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from citecheck.errors import IllegalTransition
-from reviews.audit import Actor, audit_record
+from reviews.audit import Actor, audit_entry, audit_record, audit_record_many
 from sources.models import Source, Stage
 
 S = Stage
@@ -46,3 +48,25 @@ def source_transition(*, source: Source, to: str, actor: Actor, reason: str = ""
     source.save(update_fields=fields)
     if current != to:
         audit_record(actor=actor, action=action, obj=source, from_state=current, to_state=to, reason=reason)
+
+
+def source_walk(*, source: Source, steps: Sequence[tuple[str, str]], actor: Actor, fields: Sequence[str] = ()) -> None:
+    """Move `source` through several stages in a row (``[(stage, reason), ...]``), each step
+    checked and audited as `source_transition` does, with one UPDATE (of the stage and of the
+    already-set `fields`) and the audit rows in one INSERT. Call inside the caller's transaction.
+
+    Raises IllegalTransition (and writes nothing) when any step is not allowed. Not for blocking.
+    """
+    current = source.stage
+    entries = []
+    for to, reason in steps:
+        if to == S.BLOCKED or not transition_allowed(current, to):
+            raise IllegalTransition(
+                f"Source {source.pk} is {Stage(current).label}; it cannot go to {Stage(to).label} from there."
+            )
+        if current != to:
+            entries.append(audit_entry(actor=actor, action="stage_change", obj=source, from_state=current, to_state=to, reason=reason))
+        current = to
+    source.stage = current
+    source.save(update_fields=["stage", *fields])
+    audit_record_many(entries)

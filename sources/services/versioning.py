@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from dispatch.services import work_request
@@ -20,7 +21,7 @@ from sources.models import (
     Stage,
     VersionPassage,
 )
-from sources.services.stages import source_transition
+from sources.services.stages import source_transition, source_walk
 
 logger = logging.getLogger(__name__)
 
@@ -46,15 +47,13 @@ def passage_keys(passages: list[Any]) -> list[str]:
 
 
 def comparison_base(version: SourceVersion) -> SourceVersion | None:
-    """The version a new one is diffed against: the active one, else the latest extracted one."""
-    active = SourceVersion.objects.filter(source=version.source, is_active=True).exclude(pk=version.pk).first()
-    if active is not None:
-        return active
-    return (
-        SourceVersion.objects.filter(source=version.source, number__lt=version.number, extraction_status=ExtractionStatus.OK)
-        .order_by("-number")
-        .first()
-    )
+    """The version a new one is diffed against: the active one, else the latest extracted one
+    (loaded with its id, number and is_active only)."""
+    candidates = SourceVersion.objects.filter(
+        Q(is_active=True) | Q(number__lt=version.number, extraction_status=ExtractionStatus.OK), source=version.source_id
+    ).exclude(pk=version.pk)
+    # One query for both: an active version sorts first, then the highest number.
+    return candidates.only("id", "source_id", "number", "is_active").order_by("-is_active", "-number").first()
 
 
 def version_extract(*, version_id: int) -> SourceVersion | None:
@@ -77,7 +76,8 @@ def version_extract(*, version_id: int) -> SourceVersion | None:
     )
     status = result.status if result.status in ExtractionStatus.values else ExtractionStatus.ERROR
     with transaction.atomic():
-        version = SourceVersion.objects.select_for_update().select_related("source").get(pk=version_id)
+        # Locked and read again (the body, read above, is not needed twice).
+        version = SourceVersion.objects.select_for_update().select_related("source").defer("body_compressed").get(pk=version_id)
         if version.extraction_status != ExtractionStatus.PENDING:
             return version
         source = version.source
@@ -101,12 +101,12 @@ def version_extract(*, version_id: int) -> SourceVersion | None:
             source.title = result.title[:500]
         if result.date:
             source.displayed_date = str(result.date)[:64]  # the page's own date: recency in quality scores
-        source.save(update_fields=["title", "displayed_date"])
-        source_transition(source=source, to=Stage.EXTRACTED, actor=None, reason=f"{len(result.passages)} passages")
-        source_transition(source=source, to=Stage.VERSIONED, actor=None, reason=_describe(summary))
+        fields = ["title", "displayed_date"]
         if base is not None and base.is_active and (summary["changed"] or summary["added"] or summary["removed"]):
             source.live_page_changed = True
-            source.save(update_fields=["live_page_changed"])
+            fields.append("live_page_changed")
+        steps = [(Stage.EXTRACTED, f"{len(result.passages)} passages"), (Stage.VERSIONED, _describe(summary))]
+        source_walk(source=source, steps=steps, actor=None, fields=fields)
         work_request(job="reviews.run_tests", kwargs={"version_id": version.pk}, queue="judge", dedupe_key=f"tests:{version.pk}")
     logger.info("extract.done", extra={"version_id": version.pk, "summary": summary})
     return version
@@ -137,21 +137,26 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
     ]
     for passage in Passage.objects.bulk_create(fresh):
         existing[passage.key] = passage
+    # A passage created just now has no texts yet: on a first import there is nothing to read.
+    fresh_ids = {passage.pk for passage in fresh}
+    known_ids = [existing[key].pk for key in keys if existing[key].pk not in fresh_ids]
     known_texts = {
         (pv.passage_id, pv.fingerprint): pv
         for pv in PassageVersion.objects.filter(
-            passage_id__in=[existing[key].pk for key in keys], fingerprint__in={extracted.fingerprint for extracted in passages}
+            passage_id__in=known_ids, fingerprint__in={extracted.fingerprint for extracted in passages}
         )
-    }
+    } if known_ids else {}
     summary = {kind: 0 for kind in ChangeKind.values}
     seen_passages: set[int] = set()
     rows: list[tuple[int, PassageVersion, str, PassageVersion | None]] = []
     new_texts: list[PassageVersion] = []
+    moved: list[Passage] = []
     for ordinal, (key, extracted, heading) in enumerate(zip(keys, passages, headings, strict=True)):
         passage = existing[key]
         anchor = str(extracted.anchor or "")[:300]
         if passage.ordinal != ordinal or passage.anchor != anchor:
-            Passage.objects.filter(pk=passage.pk).update(ordinal=ordinal, anchor=anchor)
+            passage.ordinal, passage.anchor = ordinal, anchor
+            moved.append(passage)
         seen_passages.add(passage.pk)
         old = base_members.get(passage.pk)
         if old is None:
@@ -177,6 +182,8 @@ def _store_passages(*, version: SourceVersion, passages: list[Any], base: Source
             new_texts.append(pv)
         summary[kind] += 1
         rows.append((ordinal, pv, kind, old))
+    if moved:
+        Passage.objects.bulk_update(moved, ["ordinal", "anchor"])
     new_ids = {id(pv) for pv in new_texts}
     seen_again = [pv.pk for _, pv, _, _ in rows if id(pv) not in new_ids]
     PassageVersion.objects.bulk_create(new_texts)
