@@ -1,11 +1,14 @@
 """Benchmark: reliability under load and faults (issue 14), on a PostgreSQL cluster and a
 redis-server of its own (tests/faults/services.py), with real forking workers.
 
-Run:  .venv/bin/python bench/bench_reliability.py [--size 1000] [--workers 1,2,4] [--pages 150] [--only extraction] [--no-write]
+Run:  .venv/bin/python bench/bench_reliability.py [--size 1000] [--workers 1,2,4] [--big 10000] [--pages 150]
+                                                  [--burst-only | --only extraction] [--no-write]
 
 - Burst: --size already-fetched sources on four local hosts, all due at once, queued by
-  `run_due_checks` and worked by 1, 2 and 4 forking workers: jobs/s, share lost (no outcome)
-  and share duplicated (a page fetched twice or two FetchResults for one source); goal 0 and 0.
+  `run_due_checks` and worked by 1, 2 and 4 forking workers (and --big of them on 2 workers, the
+  size CI's burst test runs): jobs/s, share lost (no outcome) and share duplicated (a page
+  fetched twice or two FetchResults for one source); goal 0 and 0. With --burst-only only the
+  burst table (and its own "measured" line) is rewritten; the fault and extraction tables stay.
 - Time to recover after each fault is removed: Redis stopped while work is requested (until
   that work is done once Redis is back), the database stopped (until the web answers again and
   new work runs), a worker SIGKILLed mid-job (until its job is done by another worker).
@@ -20,6 +23,7 @@ Writes its sections (`<!-- bench:reliability:... -->`, and the extraction's own
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import sys
@@ -227,12 +231,51 @@ def extraction_table(ext: dict[str, float] | None) -> str:
     ])
 
 
+BURST_HEADER = "| workers | re-checks | time | jobs/s | lost (goal 0) | duplicated (goal 0) | most connections to one host (limit 8) | inconsistent sources |"
+BURST_MEASURED = "Burst table measured"
+
+
+def burst_row(pg: PgCluster, *, size: int, workers: int) -> str:
+    redis_server = RedisServer().start()
+    try:
+        result = run_burst(database_url=fresh_db(pg, f"rel_burst_{workers}"), redis_url=redis_server.url,
+                           count=size, workers=workers, host_limit=8, timeout=3600)
+    finally:
+        redis_server.close()
+    print(f"burst {size} on {workers} worker(s): {result.seconds:.0f} s, {result.jobs_per_second:.1f} jobs/s, lost {result.lost}, "
+          f"duplicated {result.duplicated}, CPU s {result.cpu_seconds}", flush=True)
+    return (f"| {workers} | {size:,} | {result.seconds:.0f} s | {result.jobs_per_second:.1f} | "
+            f"{result.lost / size:.2%} | {result.duplicated / size:.2%} | {result.max_per_host} | "
+            f"{result.counts['inconsistent_sources']} |")
+
+
+def write_burst_table(rows: list[str], command: str) -> None:
+    """Replace only the burst table of the reliability section (and its own "measured" line)."""
+    from readme import README
+
+    start, end = "<!-- bench:reliability:start -->", "<!-- bench:reliability:end -->"
+    text = README.read_text(encoding="utf-8")
+    before, _, rest = text.partition(start)
+    section, _, after = rest.partition(end)
+    lines = section.split("\n")
+    at = lines.index(BURST_HEADER)
+    stop = at + 2
+    while stop < len(lines) and lines[stop].startswith("|"):
+        stop += 1
+    first = at - 2 if at >= 2 and lines[at - 2].startswith(BURST_MEASURED) else at
+    measured = f"{BURST_MEASURED} {dt.date.today().isoformat()} with `{command}`."
+    lines[first:stop] = [measured, "", BURST_HEADER, "|---:|---:|---:|---:|---:|---:|---:|---:|", *rows]
+    README.write_text(before + start + "\n".join(lines) + end + after, encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--big", type=int, default=0, help="also a burst of this many on 2 workers")
     parser.add_argument("--pages", type=int, default=150)
     parser.add_argument("--only", choices=["extraction"], help="measure only this part (and write only its section)")
+    parser.add_argument("--burst-only", action="store_true", help="rewrite only the burst table")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -245,18 +288,17 @@ def main() -> int:
     try:
         pg.sql("CREATE DATABASE tmpl")
         manage(app_env(database_url=pg.url("tmpl"), redis_url="redis://127.0.0.1:1/0"), "migrate", "-v", "0", timeout=600)
+        cmd = " ".join([".venv/bin/python", "bench/bench_reliability.py", *sys.argv[1:]])
         if args.only is None:
             for workers in [int(w) for w in args.workers.split(",")]:
-                redis_server = RedisServer().start()
-                try:
-                    result = run_burst(database_url=fresh_db(pg, f"rel_burst_{workers}"), redis_url=redis_server.url,
-                                       count=args.size, workers=workers, host_limit=8, timeout=3600)
-                finally:
-                    redis_server.close()
-                print(f"burst {args.size} on {workers} worker(s): {result.jobs_per_second:.1f} jobs/s, lost {result.lost}, duplicated {result.duplicated}", flush=True)
-                rows.append(f"| {workers} | {args.size:,} | {result.seconds:.0f} s | {result.jobs_per_second:.1f} | "
-                            f"{result.lost / args.size:.2%} | {result.duplicated / args.size:.2%} | {result.max_per_host} | "
-                            f"{result.counts['inconsistent_sources']} |")
+                rows.append(burst_row(pg, size=args.size, workers=workers))
+            if args.big:
+                rows.append(burst_row(pg, size=args.big, workers=2))
+            if args.burst_only:
+                print("\n".join(rows))
+                if not args.no_write:
+                    write_burst_table(rows, cmd)
+                return 0
             redis_s = redis_outage(pg)
             faults.append(f"| Redis stopped while 20 fetches were requested | {redis_s:.1f} s until all 20 were done |")
             web_s, work_s = database_outage(pg)
@@ -268,13 +310,12 @@ def main() -> int:
         ext = extraction(pg, args.pages)
     finally:
         pg.close()
-    cmd = " ".join([".venv/bin/python", "bench/bench_reliability.py", *sys.argv[1:]])
     if args.only is None:
         body = [
             "Own PostgreSQL 15 cluster (fsync off) and redis-server; real forking `run_worker` processes; local page servers "
             "(four hosts, 20 ms per page); a shared 2-core machine with other work running, so absolute rates are low and noisy.",
             "",
-            "| workers | re-checks | time | jobs/s | lost (goal 0) | duplicated (goal 0) | most connections to one host (limit 8) | inconsistent sources |",
+            BURST_HEADER,
             "|---:|---:|---:|---:|---:|---:|---:|---:|",
             *rows,
             "",

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import gc
+import logging
+import secrets
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import redis
 from django.conf import settings
+from django.db import Error as DatabaseLibraryError
+from django.db import connection
 from rq import Queue, SimpleWorker, Worker
 from rq.job import Job, JobStatus
 from rq.registry import FailedJobRegistry, StartedJobRegistry
+from rq.timeouts import BaseDeathPenalty
+
+logger = logging.getLogger(__name__)
 
 QUEUE_NAMES = ("fetch", "extract", "judge", "default")
 # RQ job states after which the job will never run again by itself.
@@ -110,10 +118,100 @@ def queue_depths() -> dict[str, int]:
     return {name: Queue(name, connection=conn).count for name in QUEUE_NAMES}
 
 
+class _DatabaseSlow(Exception):
+    """The worker's own database call took longer than it may (it must keep sending heartbeats)."""
+
+
 class CitecheckWorker(Worker):
     """RQ's forking worker, with the grace after a missed heartbeat configurable
     (`CITECHECK_HEARTBEAT_GRACE`, RQ's fixed 60 s by default): a job whose worker died is
-    abandoned `CITECHECK_JOB_MONITORING_INTERVAL` + grace seconds after its last heartbeat."""
+    abandoned `CITECHECK_JOB_MONITORING_INTERVAL` + grace seconds after its last heartbeat.
+
+    Every job still gets a fresh work-horse (its memory, hang and crash stay its own), with two
+    savings measured on a 20 ms re-check:
+    - it is forked with the worker's objects frozen for the garbage collector, so a full
+      collection in the horse walks only what the job made instead of touching (and copying,
+      page by page) the whole inherited heap (64 ms against 4 ms for a bare fork);
+    - on PostgreSQL the worker keeps one database connection and lends it to each horse in
+      turn, instead of every horse opening its own (a new server process and cold catalog
+      caches: 15 ms of a job's 29 ms). The worker never uses it while a horse runs; when the
+      horse exits normally the session is reset (`DISCARD ALL`: no transaction, lock or setting
+      carries over to the next job), and after any other exit, or any error, it is dropped and
+      the next horse gets a new one. Each of the worker's own database calls is bounded
+      (DATABASE_CALL_SECONDS): a horse cut off by its timeout in the middle of a query leaves a
+      session that does not answer, and the worker drops it after that long.
+    """
+
+    _horse_status: int | None = None
+    DATABASE_CALL_SECONDS = 5
+
+    def _database_call(self) -> BaseDeathPenalty:
+        return self.death_penalty_class(self.DATABASE_CALL_SECONDS, _DatabaseSlow)  # type: ignore[no-any-return]
+
+    def fork_work_horse(self, job: Job, queue: Queue) -> None:
+        self._lend_database_connection()
+        gc.freeze()
+        try:
+            super().fork_work_horse(job, queue)
+        finally:
+            # Only the horse keeps them frozen; the worker collects its own garbage as before.
+            gc.unfreeze()
+
+    def wait_for_horse(self) -> tuple[int | None, int | None, Any]:
+        pid, status, rusage = super().wait_for_horse()
+        if pid:
+            self._horse_status = status
+        return pid, status, rusage
+
+    def monitor_work_horse(self, job: Job, queue: Queue, execution: Any) -> None:
+        self._horse_status = None
+        try:
+            super().monitor_work_horse(job, queue, execution)
+        finally:
+            self._take_back_database_connection(clean=self._horse_status == 0)
+
+    def _lend_database_connection(self) -> None:
+        if connection.vendor != "postgresql":
+            return  # SQLite: every horse opens the file itself
+        try:
+            with self._database_call():
+                connection.ensure_connection()
+        except (DatabaseLibraryError, _DatabaseSlow):
+            self._drop_database_connection()  # the horse connects by itself
+            return
+        # The horse checks the connection (SELECT 1) before its first query, so one the server
+        # dropped since the last job is replaced there rather than failing the job.
+        connection.health_check_done = False  # type: ignore[attr-defined]
+
+    def _take_back_database_connection(self, *, clean: bool) -> None:
+        """Keep the connection the horse used only if it is provably in step and idle: a query
+        with a fresh nonce must answer with that nonce (nothing the horse left unread comes
+        first), then `DISCARD ALL` (refused inside a transaction) resets the session."""
+        if connection.vendor != "postgresql" or connection.connection is None:
+            return
+        if clean:
+            nonce = secrets.token_hex(8)
+            try:
+                with self._database_call(), connection.cursor() as cursor:
+                    cursor.execute("SELECT %s", [nonce])
+                    in_step = cursor.fetchone() == (nonce,)
+                    if in_step:
+                        cursor.execute("DISCARD ALL")
+                        with connection.wrap_database_errors:
+                            connection.ensure_timezone()
+                if in_step:
+                    return
+                logger.warning("worker.database_connection_out_of_step")
+            except (DatabaseLibraryError, _DatabaseSlow) as exc:
+                logger.info("worker.database_connection_dropped", extra={"error": str(exc)[:200]})
+        self._drop_database_connection()
+
+    @staticmethod
+    def _drop_database_connection() -> None:
+        try:
+            connection.close()
+        except DatabaseLibraryError:
+            pass  # Django forgets the connection all the same
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         grace = int(settings.CITECHECK_HEARTBEAT_GRACE)

@@ -33,7 +33,8 @@ logger = logging.getLogger(__name__)
 # Jobs are looked up as `<app>.jobs.<function>`; only these apps may be named.
 JOB_APPS = frozenset({"sources", "claims", "reviews", "dispatch", "integrations"})
 RUN_FUNC = "dispatch.jobs.run_work_request"
-_current_request: contextvars.ContextVar[int | None] = contextvars.ContextVar("work_request", default=None)
+# (id, attempt) of the request this context runs.
+_current_request: contextvars.ContextVar[tuple[int, int] | None] = contextvars.ContextVar("work_request", default=None)
 
 
 class RetryLater(Exception):
@@ -295,7 +296,7 @@ def _work_run(work_request_id: int) -> str:
     # Outcomes are written only while the row is still this run's: a run presumed dead and
     # recovered must not overwrite the outcome of the run that replaced it.
     mine = WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.RUNNING, attempts=row.attempts)
-    token = _current_request.set(row.pk)
+    token = _current_request.set((row.pk, row.attempts))
     try:
         resolve_job(row.job)(**row.kwargs)
     except RetryLater as retry:
@@ -324,15 +325,14 @@ def _work_run(work_request_id: int) -> str:
 
 
 def current_attempt() -> int:
-    """The attempt number (1, 2, ...) of the request being run in this context (1 outside a job)."""
-    pk = _current_request.get()
-    if pk is None:
-        return 1
-    return WorkRequest.objects.filter(pk=pk).values_list("attempts", flat=True).first() or 1
+    """The attempt number (1, 2, ...) of the request being run in this context (1 outside a job):
+    the one this run claimed, so no query."""
+    current = _current_request.get()
+    return current[1] if current is not None else 1
 
 
 def work_progress(*, done: int, total: int, message: str = "") -> None:
     """Record progress on the request being run in this context (no-op outside a job)."""
-    pk = _current_request.get()
-    if pk is not None:
-        WorkRequest.objects.filter(pk=pk).update(progress=done, progress_total=total, message=message[:500])
+    current = _current_request.get()
+    if current is not None:
+        WorkRequest.objects.filter(pk=current[0]).update(progress=done, progress_total=total, message=message[:500])
