@@ -143,6 +143,9 @@ class CitecheckWorker(Worker):
     """
 
     _horse_status: int | None = None
+    # None until the first connection says whether it can be lent (never over TLS: a forked
+    # process cannot share a TLS session's state with its parent).
+    _lend_connections: bool | None = None
     DATABASE_CALL_SECONDS = 5
 
     def _database_call(self) -> BaseDeathPenalty:
@@ -171,14 +174,20 @@ class CitecheckWorker(Worker):
             self._take_back_database_connection(clean=self._horse_status == 0)
 
     def _lend_database_connection(self) -> None:
-        if connection.vendor != "postgresql":
-            return  # SQLite: every horse opens the file itself
+        if connection.vendor != "postgresql" or self._lend_connections is False:
+            return  # SQLite: every horse opens the file itself; TLS: every horse connects itself
         try:
             with self._database_call():
                 connection.ensure_connection()
         except (DatabaseLibraryError, _DatabaseSlow):
             self._drop_database_connection()  # the horse connects by itself
             return
+        if self._lend_connections is None:
+            self._lend_connections = not getattr(getattr(connection.connection, "pgconn", None), "ssl_in_use", False)
+            if not self._lend_connections:
+                logger.info("worker.database_connection_not_lent", extra={"reason": "TLS"})
+                self._drop_database_connection()
+                return
         # The horse checks the connection (SELECT 1) before its first query, so one the server
         # dropped since the last job is replaced there rather than failing the job.
         connection.health_check_done = False  # type: ignore[attr-defined]
