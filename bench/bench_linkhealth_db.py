@@ -136,7 +136,7 @@ def report(times: dict[str, list[float]], runs: int, counts: Counter[str], serve
         f"Server, last run: {server.get('requests')} requests, at most {server.get('max_in_flight')} in flight "
         f"({server.get('max_per_host')} per host). `links_check` runs the checker's event loop in a background thread "
         "(`iter_check_urls`) and records each chunk (up to 1,000 results, or what arrived within 0.25 s) with "
-        "`fetch_records_bulk`: one transaction, the FetchResults sent with COPY, one conditional UPDATE for the sources whose "
+        "`fetch_records_bulk`: one transaction, the FetchResults sent with COPY, one conditional UPDATE of the narrow check-times table (CheckTimes) for the sources whose "
         "plain `ok` changes nothing but their check times, the full reactions (`_react`) for the others.",
     ]
     return "\n".join(lines)
