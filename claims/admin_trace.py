@@ -35,11 +35,11 @@ def _int(value: str | None) -> int | None:
 
 
 def _dates(value: Any) -> Any:
-    """The trace's ISO timestamps (keys ending in `_at`) as datetimes, for the template to format."""
+    """The trace's ISO timestamps (keys `at` and ending in `_at`) as datetimes, for the template to format."""
     if isinstance(value, list):
         return [_dates(v) for v in value]
     if isinstance(value, dict):
-        return {k: (datetime.fromisoformat(v) if k.endswith("_at") and isinstance(v, str) else _dates(v)) for k, v in value.items()}
+        return {k: (datetime.fromisoformat(v) if (k == "at" or k.endswith("_at")) and isinstance(v, str) else _dates(v)) for k, v in value.items()}
     return value
 
 

@@ -93,6 +93,9 @@ def test_trace_page_marks_the_span_safely_and_links_to_citecheck_records(traced,
     assert live and live.group(2) == "noopener noreferrer nofollow" and live.group(1).startswith("http://127.0.0.1")
     main = html.split('id="content-main"', 1)[1]
     assert "<form" in main and 'method="post"' not in main, "the trace offers no action, only the id form"
+    approved = re.search(r'<th scope="row">Approved</th><td>([^<]*)</td>', html)
+    assert approved and approved.group(1).startswith(f"approve by {version.approvals.get().approver.username} on "), html
+    assert "+00:00" not in approved.group(1), "the approval time is shown as a date, not as an ISO string"
 
 
 def test_fetched_text_is_escaped_on_the_trace(traced, viewer, client):
