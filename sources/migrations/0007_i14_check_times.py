@@ -1,6 +1,7 @@
 """Issue 14: the check-time columns move out of the wide `sources_source` row into a narrow table
 of their own (a re-check of an unchanged page writes only these), existing values copied; two
-FetchResult indexes that other indexes already cover are dropped."""
+FetchResult indexes that other indexes already cover are dropped. Every source gets its row (the
+scheduler reads only this table; `source_register` makes the row of each new source)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -30,7 +31,6 @@ class Migration(migrations.Migration):
             sql="""
                 INSERT INTO sources_checktimes (source_id, last_checked_at, last_ok_at, next_check_at)
                 SELECT id, last_checked_at, last_ok_at, next_check_at FROM sources_source
-                WHERE last_checked_at IS NOT NULL OR last_ok_at IS NOT NULL OR next_check_at IS NOT NULL
             """,
             reverse_sql="""
                 UPDATE sources_source SET

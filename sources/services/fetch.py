@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -448,9 +448,8 @@ def _domain_of(url: str) -> str:
 def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000) -> int:
     """Queue a fetch for every source whose check is due, and return how many were queued.
 
-    Due: `next_check_at` has passed, or the source was never scheduled (no check times yet, or
-    NULL: never fetched). Sources without a CheckTimes row get one first (an insert that skips
-    rows that exist, so schedulers running at once do not collide). The due rows are then
+    Due: `next_check_at` has passed, or is NULL (never fetched). Every source has its CheckTimes
+    row from registration (`source_register`; migration 0007 for older rows). The due rows are
     claimed under `select_for_update(skip_locked=True)` and their `next_check_at` moved by a
     lease in the same transaction, so schedulers running at once never take the same source,
     and a fetch that never completes (worker or database lost) makes the source due again when
@@ -459,7 +458,6 @@ def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000
     """
     now = now or timezone.now()
     lease = now + timedelta(seconds=settings.CITECHECK_SCHEDULE_LEASE_SECONDS)
-    _check_times_fill()
     with transaction.atomic():
         due = (
             CheckTimes.objects.filter(source__is_blocked=False)
@@ -477,14 +475,3 @@ def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000
     logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
     return len(created)
 
-
-def _check_times_fill() -> None:
-    """Give every source without check times an empty row (due now: never fetched)."""
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(CheckTimes._meta.db_table)} (source_id) "
-            f"SELECT s.id FROM {quote(Source._meta.db_table)} s WHERE NOT EXISTS "
-            f"(SELECT 1 FROM {quote(CheckTimes._meta.db_table)} c WHERE c.source_id = s.id) "
-            "ON CONFLICT (source_id) DO NOTHING"
-        )

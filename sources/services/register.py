@@ -18,7 +18,7 @@ from citecheck.errors import Conflict, InvalidInput
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain, strip_credentials
 from dispatch.services import work_request
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
-from sources.models import DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
+from sources.models import CheckTimes, DocumentType, Priority, Provenance, RiskLevel, SearchHit, Source
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +93,7 @@ def source_register(
             registered_by=user_or_none(actor),
             **values,
         )
+        CheckTimes.objects.create(source=source)  # never checked: due at once
         if search_hit:
             SearchHit.objects.create(source=source, **search_hit)
         audit_record(actor=actor, action="source_register", obj=source, to_state=source.stage)

@@ -297,8 +297,9 @@ made = Source.objects.bulk_create([
     Source(url=f"{{base}}/p/{{n}}", canonical_url=f"{{base}}/p/{{n}}", normalized_url=f"{{base}}/p/{{n}}", domain={domain!r})
     for n in range(count)
 ], batch_size=1000)
-if due:
-    CheckTimes.objects.bulk_create([CheckTimes(source=s, next_check_at=now - timedelta(minutes=1)) for s in made], batch_size=1000)
+# As `source_register` makes them: due a minute ago, or never fetched (NULL).
+CheckTimes.objects.bulk_create([CheckTimes(source=s, next_check_at=(now - timedelta(minutes=1)) if due else None) for s in made],
+                               batch_size=1000)
 print(Source.objects.count())
 """
 

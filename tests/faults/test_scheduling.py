@@ -22,14 +22,13 @@ from tests.faults.services import PYTHON, REPO, AppProcess, app_env, django_run,
 def _source(n: int, next_check_at: datetime | None = None) -> Source:
     url = f"https://example.org/page/{n}"
     source = Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain="example.org")
-    if next_check_at is not None:
-        CheckTimes.objects.create(source=source, next_check_at=next_check_at)
+    CheckTimes.objects.create(source=source, next_check_at=next_check_at)  # as `source_register` makes it
     return source
 
 
 @pytest.mark.django_db(transaction=True)
 def test_never_fetched_and_due_sources_are_queued_once_and_the_command_says_how_many(redis_conn):
-    never = _source(1)  # registered without a fetch: no check times at all
+    never = _source(1)  # registered without a fetch: next_check_at is NULL
     due = _source(2, next_check_at=timezone.now() - timedelta(minutes=5))
     _source(3, next_check_at=timezone.now() + timedelta(days=1))  # not due
     out = StringIO()
@@ -112,3 +111,15 @@ def test_concurrent_schedulers_and_relays_book_each_due_source_once(pg_db, own_r
             w.stop()
         site.close()
         time.sleep(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_registered_without_a_fetch_is_due_for_the_scheduler(redis_conn, editor):
+    """Registration makes the source's check times (never checked), so the scheduler, which
+    reads only that table, picks up a source whose first fetch was never asked for or was lost."""
+    from sources.services import source_register, source_schedule_due_checks
+
+    source = source_register(actor=editor, url="https://example.org/never", fetch=False)
+    assert CheckTimes.objects.filter(source=source, next_check_at__isnull=True, last_checked_at__isnull=True).exists()
+    assert source_schedule_due_checks() == 1
+    assert [row.kwargs["source_id"] for row in WorkRequest.objects.filter(job="sources.fetch_source")] == [source.pk]
