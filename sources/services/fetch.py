@@ -35,7 +35,7 @@ from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from dispatch.limiter import RedisHostLimiter
 from dispatch.queues import limiter_connection
-from dispatch.services import work_request, work_request_many
+from dispatch.services import work_request
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import (
@@ -55,7 +55,7 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
-from sources.services.register import canonical_url_fields, fetch_request
+from sources.services.register import canonical_url_fields, fetch_request, fetch_requests
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -432,8 +432,7 @@ def sources_recheck_reaching(*, domain: str) -> int:
         urls = [final_url, *(hop.get("url", "") for hop in redirects or [] if isinstance(hop, dict))]
         if any(url and _domain_of(url) == domain for url in urls):
             found.add(source_id)
-    for source in Source.objects.filter(pk__in=found):
-        fetch_request(source=source)
+    fetch_requests(source_ids=list(Source.objects.filter(pk__in=found).values_list("pk", flat=True)))
     logger.info("recheck.reaching_domain", extra={"domain": domain, "sources": len(found)})
     return len(found)
 
@@ -469,9 +468,7 @@ def source_schedule_due_checks(*, now: datetime | None = None, limit: int = 1000
         if not ids:
             return 0
         CheckTimes.objects.filter(source_id__in=ids).update(next_check_at=lease)
-        created = work_request_many(
-            job="sources.fetch_source", queue="fetch", items=[({"source_id": pk}, f"fetch:{pk}") for pk in ids]
-        )
-    logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": len(created)})
-    return len(created)
+        queued = fetch_requests(source_ids=ids)
+    logger.info("schedule.due_checks", extra={"claimed": len(ids), "queued": queued})
+    return queued
 
