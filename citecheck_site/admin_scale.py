@@ -147,8 +147,8 @@ class ScaledAdmin(admin.ModelAdmin):
         return Q(**{f"{name.lstrip('@')}__icontains": bit})
 
 
-class ReadOnlyAdmin(ScaledAdmin):
-    """Rows that only services write: viewable, never added, edited or deleted by hand."""
+class _ViewOnly:
+    """No add, change or delete by hand (for admins and inlines alike)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -160,18 +160,13 @@ class ReadOnlyAdmin(ScaledAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyAdmin(_ViewOnly, ScaledAdmin):
+    """Rows that only services write: viewable, never added, edited or deleted by hand."""
+
+
+class ReadOnlyInline(_ViewOnly, admin.TabularInline):
     """An inline that only shows rows: no "Add another", no delete boxes."""
 
     extra = 0
     max_num = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
