@@ -35,13 +35,13 @@ def source_transition(*, source: Source, to: str, actor: Actor, reason: str = ""
 
     Raises IllegalTransition (and writes nothing) when the stage machine does not allow it.
     """
+    if to != S.BLOCKED:
+        source_walk(source=source, steps=[(to, reason)], actor=actor, action=action)
+        return
+    # Blocking is allowed from anywhere and remembers where the source was, for unblocking.
     current = source.stage
-    if not transition_allowed(current, to):
-        raise IllegalTransition(
-            f"Source {source.pk} is {Stage(current).label}; it cannot go to {Stage(to).label} from there."
-        )
     fields = ["stage"]
-    if to == S.BLOCKED and current != S.BLOCKED:
+    if current != S.BLOCKED:
         source.stage_before_block = current
         fields.append("stage_before_block")
     source.stage = to
@@ -50,9 +50,11 @@ def source_transition(*, source: Source, to: str, actor: Actor, reason: str = ""
         audit_record(actor=actor, action=action, obj=source, from_state=current, to_state=to, reason=reason)
 
 
-def source_walk(*, source: Source, steps: Sequence[tuple[str, str]], actor: Actor, fields: Sequence[str] = ()) -> None:
+def source_walk(
+    *, source: Source, steps: Sequence[tuple[str, str]], actor: Actor, fields: Sequence[str] = (), action: str = "stage_change"
+) -> None:
     """Move `source` through several stages in a row (``[(stage, reason), ...]``), each step
-    checked and audited as `source_transition` does, with one UPDATE (of the stage and of the
+    checked against the stage machine and audited, with one UPDATE (of the stage and of the
     already-set `fields`) and the audit rows in one INSERT. Call inside the caller's transaction.
 
     Raises IllegalTransition (and writes nothing) when any step is not allowed. Not for blocking.
@@ -65,7 +67,7 @@ def source_walk(*, source: Source, steps: Sequence[tuple[str, str]], actor: Acto
                 f"Source {source.pk} is {Stage(current).label}; it cannot go to {Stage(to).label} from there."
             )
         if current != to:
-            entries.append(audit_entry(actor=actor, action="stage_change", obj=source, from_state=current, to_state=to, reason=reason))
+            entries.append(audit_entry(actor=actor, action=action, obj=source, from_state=current, to_state=to, reason=reason))
         current = to
     source.stage = current
     source.save(update_fields=["stage", *fields])
