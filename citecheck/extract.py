@@ -92,8 +92,10 @@ __all__ = [
     "ExtractedPassage",
     "ExtractionResult",
     "ExtractionStatus",
+    "PendingExtraction",
     "content_kind",
     "extract_passages",
+    "extract_submit",
     "guess_content_type",
     "passages_text",
 ]
@@ -495,16 +497,14 @@ def _parser_out_of_memory() -> bool:
     return any("NO_MEMORY" in str(entry.type_name) for entry in log)
 
 
+# Whether some element sits PARSER_MAX_DEPTH levels deep (the root is level 1), asked of
+# libxml2 in C: a walk of the tree in Python costs about 3% of an extraction.
+_AT_MAX_DEPTH = "boolean(/*" + "/*" * (PARSER_MAX_DEPTH - 1) + ")"
+
+
 def _depth_reached(tree: HtmlElement) -> bool:
     """Whether the parse stopped at the parser's depth limit (the rest of the page is lost)."""
-    from lxml import etree
-
-    depth = 0
-    for event, _ in etree.iterwalk(tree, events=("start", "end")):
-        depth += 1 if event == "start" else -1
-        if depth >= PARSER_MAX_DEPTH:
-            return True
-    return False
+    return bool(tree.getroottree().xpath(_AT_MAX_DEPTH))
 
 
 def _extract_html(body: bytes | str, url: str | None, max_chars: int) -> ExtractionResult:
@@ -861,20 +861,22 @@ class _Extractor:
                 os.kill(self.process.pid, signal.SIGKILL)
         self.connection.close()
 
-    def run(self, request: tuple[Any, ...], deadline_seconds: float) -> tuple[str, ExtractionResult | None, bool]:
-        """Send one request and wait for its answer until the deadline.
+    def send(self, request: tuple[Any, ...]) -> bool:
+        """Send one request; False when the process was gone before it could take it."""
+        try:
+            self.connection.send(request)
+        except OSError:  # BrokenPipeError
+            return False
+        return True
+
+    def wait(self, request_id: bytes, ends: float) -> tuple[str, ExtractionResult | None, bool]:
+        """Wait until `ends` (monotonic) for the answer to the request sent as `request_id`.
 
         Returns ``(outcome, result, retiring)`` with outcome ``"done"``, ``"timeout"`` (taken, not
         finished in time), ``"busy"`` (not even taken in time), ``"died"`` (went away after taking
         it) or ``"gone"`` (went away before taking it).
         """
-        request_id = request[0]
-        try:
-            self.connection.send(request)
-        except OSError:  # BrokenPipeError: it was gone before it could take the request
-            return "gone", None, False
         taken = False
-        ends = time.monotonic() + deadline_seconds
         while True:
             remaining = ends - time.monotonic()
             if remaining <= 0 or not self.connection.poll(remaining):
@@ -945,40 +947,96 @@ def _replace_before_fork() -> None:
         _extractor_lock.release()
 
 
-def _extract_with_deadline(
-    body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
-    memory_limit_mb: int | None = None,
-) -> ExtractionResult:
-    # Random, not counted: work-horses forked from one worker would count alike.
-    request = (os.urandom(12), body, content_type, url, max_chars, memory_limit_mb)
-    with _extractor_lock:
-        for attempt in (1, 2):
-            extractor = _extractor_ready()
-            try:
-                outcome, result, retiring = extractor.run(request, deadline_seconds)
-            except BaseException:  # e.g. RQ's job timeout: the process's state is unknown now
-                _extractor_discard()
-                raise
-            if outcome == "done" and result is not None:
-                if retiring:
-                    _extractor_discard()
-                return result
-            exit_code = extractor.exit_code() if outcome in ("died", "gone") else None
+class PendingExtraction:
+    """A page handed to the extractor process (``extract_submit``); ``result()`` waits for it.
+
+    One page at a time per process: the extractor is this page's from ``extract_submit`` until
+    ``result()`` or ``close()``, so this process can do other work (store the previous page) while
+    the extractor works on this one.
+    """
+
+    def __init__(self, body: bytes | str, content_type: str, url: str | None, max_chars: int, deadline_seconds: float,
+                 memory_limit_mb: int | None) -> None:
+        # Random, not counted: work-horses forked from one worker would count alike.
+        self._request = (os.urandom(12), body, content_type, url, max_chars, memory_limit_mb)
+        self._deadline = deadline_seconds
+        self._memory_limit_mb = memory_limit_mb
+        self._size = f"{len(body)} {'characters' if isinstance(body, str) else 'bytes'}"
+        _extractor_lock.acquire()
+        self._open = True
+        try:
+            self._send()
+        except BaseException:
+            self._release()
+            raise
+
+    def _send(self) -> None:
+        self._extractor = _extractor_ready()
+        self._ends = time.monotonic() + self._deadline
+        self._sent = self._extractor.send(self._request)
+
+    def _release(self) -> None:
+        if self._open:
+            self._open = False
+            _extractor_lock.release()
+
+    def close(self) -> None:
+        """Give the page up without its result (the extractor process is replaced)."""
+        if self._open:
             _extractor_discard()
-            if outcome in ("gone", "busy") and attempt == 1:
-                # Never taken: killed with an earlier horse, or still busy with a request whose
-                # sender was killed. Not this page's fault: once more on a fresh process.
-                continue
-            if outcome in ("died", "gone"):
-                code = f" (exit code {exit_code})" if exit_code is not None else ""
-                why = " (out of memory?)" if memory_limit_mb else ""
-                return ExtractionResult(status=ExtractionStatus.ERROR, error=f"extraction process died{code}{why}")
-            break
-    size_unit = "characters" if isinstance(body, str) else "bytes"
-    return ExtractionResult(
-        status=ExtractionStatus.EXTRACTION_TIMEOUT,
-        error=f"extraction did not finish within {deadline_seconds:g} s ({len(body)} {size_unit})",
-    )
+            self._release()
+
+    def result(self) -> ExtractionResult:
+        """Wait for the page's result (until its deadline, counted from the submit)."""
+        if not self._open:
+            raise RuntimeError("this extraction's result was already taken")
+        try:
+            for attempt in (1, 2):
+                extractor = self._extractor
+                try:
+                    outcome, result, retiring = extractor.wait(self._request[0], self._ends) if self._sent else ("gone", None, False)
+                except BaseException:  # e.g. RQ's job timeout: the process's state is unknown now
+                    _extractor_discard()
+                    raise
+                if outcome == "done" and result is not None:
+                    if retiring:
+                        _extractor_discard()
+                    return result
+                exit_code = extractor.exit_code() if outcome in ("died", "gone") else None
+                _extractor_discard()
+                if outcome in ("gone", "busy") and attempt == 1:
+                    # Never taken: killed with an earlier horse, or still busy with a request whose
+                    # sender was killed. Not this page's fault: once more on a fresh process.
+                    self._send()
+                    continue
+                if outcome in ("died", "gone"):
+                    code = f" (exit code {exit_code})" if exit_code is not None else ""
+                    why = " (out of memory?)" if self._memory_limit_mb else ""
+                    return ExtractionResult(status=ExtractionStatus.ERROR, error=f"extraction process died{code}{why}")
+                break
+            return ExtractionResult(
+                status=ExtractionStatus.EXTRACTION_TIMEOUT,
+                error=f"extraction did not finish within {self._deadline:g} s ({self._size})",
+            )
+        finally:
+            self._release()
+
+
+def extract_submit(
+    body: bytes | str,
+    *,
+    content_type: str,
+    url: str | None = None,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    deadline_seconds: float,
+    memory_limit_mb: int | None = None,
+) -> PendingExtraction:
+    """Hand a page to the long-lived extractor process and return at once; ``.result()`` gives
+    what ``extract_passages`` with the same arguments gives. Call ``.result()`` or ``.close()``
+    before submitting the next page (from any thread of this process)."""
+    if max_chars < 1:
+        raise ValueError("max_chars must be at least 1")
+    return PendingExtraction(body, content_type, url, max_chars, deadline_seconds, memory_limit_mb)
 
 
 def extract_passages(
@@ -1001,7 +1059,8 @@ def extract_passages(
     if max_chars < 1:
         raise ValueError("max_chars must be at least 1")
     if deadline_seconds is not None:
-        return _extract_with_deadline(body, content_type, url, max_chars, deadline_seconds, memory_limit_mb)
+        return extract_submit(body, content_type=content_type, url=url, max_chars=max_chars, deadline_seconds=deadline_seconds,
+                              memory_limit_mb=memory_limit_mb).result()
     try:
         return _extract(body, content_type, url, max_chars)
     except Exception as exc:  # a page that breaks a parser is the page's problem: report it
