@@ -45,6 +45,10 @@ class WorkRequest(models.Model):
     send_error = models.CharField(max_length=500, blank=True, help_text="Why the last send to Redis failed.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    carried_by = models.BigIntegerField(
+        null=True, blank=True,
+        help_text="Id of the request whose run took this one along (batched work, e.g. extraction): it runs in that run's worker.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

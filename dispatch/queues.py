@@ -76,6 +76,22 @@ def enqueue(*, queue: str, job_id: str, func: str, args: tuple[Any, ...]) -> Non
     )
 
 
+def enqueue_many(*, queue: str, jobs: list[tuple[str, str, tuple[Any, ...]]]) -> None:
+    """Enqueue many `(job_id, func, args)` on one queue in one round trip (as `enqueue` does each)."""
+    if not jobs:
+        return
+    conn = send_connection()
+    target = get_queue(queue, connection=conn)
+    timeout = settings.RQ_QUEUE_TIMEOUTS[queue]
+    datas = [
+        Queue.prepare_data(func, args, job_id=job_id, timeout=timeout, result_ttl=3600, failure_ttl=7 * 24 * 3600)
+        for job_id, func, args in jobs
+    ]
+    with conn.pipeline() as pipe:
+        target.enqueue_many(datas, pipeline=pipe)
+        pipe.execute()
+
+
 def job_exists(*, queue: str, job_id: str) -> bool:
     return get_queue(queue).fetch_job(job_id) is not None
 
@@ -111,6 +127,21 @@ def job_discard(*, job_id: str) -> None:
             FailedJobRegistry(job.origin, connection=conn).remove(job_id, pipeline=pipe)
             pipe.delete(job.key, job.execution_registry.key)
             pipe.execute()
+
+
+def jobs_withdraw(*, queue: str, job_ids: list[str]) -> int:
+    """Take jobs that are still waiting off `queue` and delete them (their work is being run
+    elsewhere); a job a worker already took is left alone. Returns how many were withdrawn."""
+    conn = send_connection()
+    waiting = get_queue(queue, connection=conn)
+    with conn.pipeline(transaction=False) as pipe:
+        for job_id in job_ids:
+            waiting.remove(job_id, pipeline=pipe)
+        removed = pipe.execute()
+    gone = [job_id for job_id, count in zip(job_ids, removed, strict=True) if count]
+    if gone:
+        conn.delete(*(Job.key_for(job_id) for job_id in gone))
+    return len(gone)
 
 
 def queue_depths() -> dict[str, int]:

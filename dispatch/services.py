@@ -10,18 +10,22 @@ twice runs once.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
+import functools
 import importlib
 import logging
+import operator
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from redis.exceptions import RedisError
 
@@ -68,20 +72,27 @@ def work_request(
     resolve_job(job)  # fail now, in the caller's transaction, not in the worker
     if queue not in settings.RQ_QUEUES:
         raise ValueError(f"unknown queue {queue!r}")
-    if dedupe_key:
-        existing = WorkRequest.objects.filter(dedupe_key=dedupe_key, status__in=UNFINISHED).first()
-        if existing is not None:
-            return existing
-    try:
-        with transaction.atomic():
-            row = WorkRequest.objects.create(
-                job=job, kwargs=kwargs, queue=queue, dedupe_key=dedupe_key, not_before=not_before
-            )
-    except IntegrityError:
-        # Another transaction asked for the same keyed work at the same moment.
-        return WorkRequest.objects.get(dedupe_key=dedupe_key, status__in=UNFINISHED)
+    for _ in range(3):
+        try:
+            # Inserted first (one query when the key is free, the usual case); the partial unique
+            # index on unfinished keys turns a duplicate into an IntegrityError.
+            with transaction.atomic():
+                row = WorkRequest.objects.create(
+                    job=job, kwargs=kwargs, queue=queue, dedupe_key=dedupe_key, not_before=not_before
+                )
+            break
+        except IntegrityError:
+            if not dedupe_key:
+                raise
+            existing = WorkRequest.objects.filter(dedupe_key=dedupe_key, status__in=UNFINISHED).first()
+            if existing is not None:
+                return existing
+            # The unfinished one finished in between: the key is free again.
+    else:
+        raise RuntimeError(f"could not request work for key {dedupe_key!r}: it kept finishing and reappearing")
     if not_before is None or not_before <= timezone.now():
-        transaction.on_commit(lambda: work_send(work_request_id=row.pk), robust=True)
+        queue_name = row.queue
+        transaction.on_commit(lambda: _send_after_commit(row.pk, queue_name), robust=True)
     return row
 
 
@@ -112,15 +123,76 @@ def work_request_many(*, job: str, queue: str, items: list[tuple[dict[str, Any],
 
 
 def _send_all(ids: list[int]) -> None:
-    for pk in ids:
-        if not work_send(work_request_id=pk):
-            # Redis is away or slow: do not wait on it once per row; the relay sends the rest.
-            row = WorkRequest.objects.filter(pk=pk).values_list("send_error", flat=True).first()
-            if row:
-                return
+    for start in range(0, len(ids), 500):
+        if not work_send_many(work_request_ids=ids[start:start + 500]):
+            return  # Redis is away or slow: do not wait on it once per chunk; the relay sends the rest
 
 
-def work_send(*, work_request_id: int, resend_after: float | None = None) -> bool:
+def work_send_many(*, work_request_ids: list[int]) -> int:
+    """Enqueue many never-sent pending rows at once (one claim, one Redis round trip per queue,
+    one status update), as the post-commit send does each. Returns how many were sent; 0 when
+    Redis is away (the rows stay pending for the relay, with the reason)."""
+    if not work_request_ids:
+        return 0
+    now = timezone.now()
+    WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at__isnull=True).update(
+        last_sent_at=now, send_attempts=F("send_attempts") + 1
+    )
+    # The rows this call claimed: the relay and other senders claim with their own time stamps.
+    claimed = list(WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now).values_list("pk", "queue"))
+    by_queue: dict[str, list[int]] = {}
+    for pk, queue_name in claimed:
+        by_queue.setdefault(queue_name, []).append(pk)
+    sent: list[int] = []
+    try:
+        for queue_name, pks in by_queue.items():
+            queues.enqueue_many(queue=queue_name, jobs=[(f"work-{pk}", RUN_FUNC, (pk,)) for pk in pks])
+            sent.extend(pks)
+    except RedisError as exc:
+        reason = f"{type(exc).__name__}: {exc}"[:500]
+        unsent = [pk for pk, _ in claimed if pk not in set(sent)]
+        WorkRequest.objects.filter(pk__in=unsent, status=WorkStatus.PENDING).update(send_error=reason)
+        logger.warning("outbox.send_failed", extra={"work_request_ids": unsent[:20], "count": len(unsent), "error": reason})
+    if sent:
+        # Conditional: a worker may already have claimed some of them.
+        WorkRequest.objects.filter(pk__in=sent, status=WorkStatus.PENDING).update(
+            status=WorkStatus.QUEUED, enqueued_at=timezone.now(), send_error=""
+        )
+    return len(sent)
+
+
+_gathered_sends: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gathered_sends", default=None)
+
+
+@contextlib.contextmanager
+def work_sends_gathered() -> Iterator[Callable[[], int]]:
+    """Within this block, the post-commit sends of new work requests are gathered instead of made
+    one by one; the block's `flush()` (and its end) sends them together with `work_send_many`.
+    For a job that asks for work many times in a row (the extract job, once per page)."""
+    gathered: list[int] = []
+    token = _gathered_sends.set(gathered)
+
+    def flush() -> int:
+        ids, gathered[:] = list(gathered), []
+        return work_send_many(work_request_ids=ids)
+
+    try:
+        yield flush
+    finally:
+        _gathered_sends.reset(token)
+        with contextlib.suppress(*DATABASE_ERRORS):
+            flush()  # what is left; if the database is away, the relay sends them later
+
+
+def _send_after_commit(pk: int, queue_name: str) -> None:
+    gathered = _gathered_sends.get()
+    if gathered is not None:
+        gathered.append(pk)
+    else:
+        work_send(work_request_id=pk, queue=queue_name)
+
+
+def work_send(*, work_request_id: int, resend_after: float | None = None, queue: str | None = None) -> bool:
     """Enqueue one pending row on RQ. Returns False (row stays pending) when Redis is away.
 
     The send is claimed first with a conditional UPDATE of `last_sent_at`: the post-commit send
@@ -136,16 +208,17 @@ def work_send(*, work_request_id: int, resend_after: float | None = None) -> boo
     )
     if not claimed:
         return False
-    row = WorkRequest.objects.get(pk=work_request_id)
+    if queue is None:  # the caller who made the row knows its queue; the relay reads it
+        queue = WorkRequest.objects.filter(pk=work_request_id).values_list("queue", flat=True).get()
     try:
-        queues.enqueue(queue=row.queue, job_id=row.rq_job_id, func=RUN_FUNC, args=(row.pk,))
+        queues.enqueue(queue=queue, job_id=f"work-{work_request_id}", func=RUN_FUNC, args=(work_request_id,))
     except RedisError as exc:
         reason = f"{type(exc).__name__}: {exc}"[:500]
-        WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.PENDING).update(send_error=reason)
-        logger.warning("outbox.send_failed", extra={"work_request_id": row.pk, "error": reason})
+        WorkRequest.objects.filter(pk=work_request_id, status=WorkStatus.PENDING).update(send_error=reason)
+        logger.warning("outbox.send_failed", extra={"work_request_id": work_request_id, "error": reason})
         return False
     # Conditional: the worker may already have claimed the row.
-    WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.PENDING).update(
+    WorkRequest.objects.filter(pk=work_request_id, status=WorkStatus.PENDING).update(
         status=WorkStatus.QUEUED, enqueued_at=timezone.now(), send_error=""
     )
     return True
@@ -177,7 +250,7 @@ def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: boo
 
 def _back_to_pending(row_id: int, *, status: str, message: str, died: bool) -> int:
     return WorkRequest.objects.filter(pk=row_id, status=status).update(
-        status=WorkStatus.PENDING, last_sent_at=None, not_before=None, message=message[:500],
+        status=WorkStatus.PENDING, last_sent_at=None, not_before=None, message=message[:500], carried_by=None,
         deaths=F("deaths") + (1 if died else 0),
     )
 
@@ -199,14 +272,16 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
         rows = list(
             WorkRequest.objects.filter(
                 Q(status=WorkStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=settings.CITECHECK_LOST_AFTER_SECONDS)) | Q(status=WorkStatus.RUNNING)
-            ).order_by("id").values_list("pk", "status", "queue", "started_at", "deaths")[:limit]
+            ).order_by("id").values_list("pk", "status", "queue", "started_at", "deaths", "carried_by")[:limit]
         )
-        states = queues.job_states(f"work-{pk}" for pk, *_ in rows)
+        carriers = {carrier for *_, carrier in rows if carrier is not None}
+        carrier_status = dict(WorkRequest.objects.filter(pk__in=carriers).values_list("pk", "status")) if carriers else {}
+        states = queues.job_states([f"work-{pk}" for pk, *_ in rows] + [f"work-{pk}" for pk in carriers])
     except RedisError as exc:
         logger.warning("work.recover_redis_unavailable", extra={"error": str(exc)})
         return 0
     recovered = 0
-    for pk, status, queue_name, started_at, deaths in rows:
+    for pk, status, queue_name, started_at, deaths, carrier in rows:
         state = states.get(f"work-{pk}")
         if status == WorkStatus.QUEUED:
             lost = state is None or state in queues.ENDED_BADLY
@@ -216,6 +291,11 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
             overdue = started_at is not None and started_at <= now - timedelta(seconds=timeout + 60)
             lost = state in queues.ENDED_BADLY or (state is None and overdue)
             why = "recovered after the worker stopped"
+            if carrier is not None and not lost:
+                # Taken along by another run: lost with that run's worker, or when that run
+                # ended (or went back to the outbox) without ending this one.
+                lost = states.get(f"work-{carrier}") in queues.ENDED_BADLY or carrier_status.get(carrier) != WorkStatus.RUNNING
+                why = f"recovered after the worker running it (with request {carrier}) stopped"
         if not lost:
             continue
         if state is not None:
@@ -288,7 +368,7 @@ def _work_run(work_request_id: int) -> str:
     now = timezone.now()
     claimed = WorkRequest.objects.filter(
         pk=work_request_id, status__in=(WorkStatus.PENDING, WorkStatus.QUEUED)
-    ).update(status=WorkStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="")
+    ).update(status=WorkStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", carried_by=None)
     if not claimed:
         logger.info("work.skip", extra={"work_request_id": work_request_id})
         return "skipped"
@@ -299,29 +379,127 @@ def _work_run(work_request_id: int) -> str:
     token = _current_request.set((row.pk, row.attempts))
     try:
         resolve_job(row.job)(**row.kwargs)
-    except RetryLater as retry:
-        mine.update(
-            status=WorkStatus.PENDING,
-            last_sent_at=None,
-            not_before=timezone.now() + timedelta(seconds=retry.delay),
-            message=str(retry),
-        )
-        logger.info("work.retry_later", extra={"work_request_id": row.pk, "delay": retry.delay})
-        return "retry"
     except DATABASE_ERRORS:
         raise
     except Exception as exc:
-        mine.update(
-            status=WorkStatus.FAILED,
-            finished_at=timezone.now(),
-            error="".join(traceback.format_exception_only(exc)).strip()[:4000],
-        )
-        logger.exception("work.failed", extra={"work_request_id": row.pk, "job": row.job})
+        outcome = _record_outcome(mine, pk=row.pk, job=row.job, error=exc)
+        if outcome == "retry":
+            return outcome
         raise
     finally:
         _current_request.reset(token)
-    mine.update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
-    return "done"
+    return _record_outcome(mine, pk=row.pk, job=row.job, error=None)
+
+
+def _record_outcome(mine: QuerySet[WorkRequest], *, pk: int, job: str, error: Exception | None) -> str:
+    """Write how a run ended onto its row (`mine`: the row while it is still this run's):
+    done, failed with the error, or back to pending after `RetryLater`. Returns the outcome."""
+    if error is None:
+        mine.update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
+        return "done"
+    if isinstance(error, RetryLater):
+        mine.update(
+            status=WorkStatus.PENDING,
+            last_sent_at=None,
+            not_before=timezone.now() + timedelta(seconds=error.delay),
+            message=str(error),
+        )
+        logger.info("work.retry_later", extra={"work_request_id": pk, "delay": error.delay})
+        return "retry"
+    mine.update(
+        status=WorkStatus.FAILED,
+        finished_at=timezone.now(),
+        error="".join(traceback.format_exception_only(error)).strip()[:4000],
+    )
+    logger.error("work.failed", exc_info=error, extra={"work_request_id": pk, "job": job})
+    return "failed"
+
+
+@dataclass(frozen=True)
+class TakenWork:
+    """A request taken along by a running one (`work_take_along`); it runs in that run."""
+
+    pk: int
+    job: str
+    kwargs: dict[str, Any]
+    attempts: int
+
+    def _mine(self) -> QuerySet[WorkRequest]:
+        return WorkRequest.objects.filter(pk=self.pk, status=WorkStatus.RUNNING, attempts=self.attempts)
+
+
+def work_take_along(*, job: str, limit: int = 1) -> list[TakenWork]:
+    """From inside a running request, claim up to `limit` more queued requests of `job` to run
+    in this same run: batched work, such as the extract job keeping its extractor busy.
+
+    The rows become `running`, carried by this request (`carried_by`), and must each be ended
+    with `work_taken_finish` (or handed back with `work_taken_release`). A row whose worker died
+    before is never taken: it runs alone. If this run's worker dies, `work_recover` sends them
+    again with this run's own row. Their RQ jobs are taken off the queue (best effort: one left
+    behind is skipped when it runs). Outside a request, or with `limit` < 1, takes nothing.
+    """
+    current = _current_request.get()
+    if current is None or limit < 1:
+        return []
+    now = timezone.now()
+    with transaction.atomic():
+        rows = list(
+            WorkRequest.objects.select_for_update(skip_locked=True)
+            .filter(job=job, status=WorkStatus.QUEUED, deaths=0)
+            .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
+            .order_by("id")
+            .values_list("pk", "queue", "kwargs", "attempts")[:limit]
+        )
+        if not rows:
+            return []
+        ids = [pk for pk, *_ in rows]
+        claimed = WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.QUEUED).update(
+            status=WorkStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", carried_by=current[0]
+        )
+        if claimed != len(rows):  # no row locks (SQLite): another worker claimed some in between
+            rows = list(
+                WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.RUNNING, carried_by=current[0], started_at=now)
+                .values_list("pk", "queue", "kwargs", "attempts")
+            )
+            taken = [TakenWork(pk=pk, job=job, kwargs=kwargs, attempts=attempts) for pk, _, kwargs, attempts in rows]
+        else:
+            taken = [TakenWork(pk=pk, job=job, kwargs=kwargs, attempts=attempts + 1) for pk, _, kwargs, attempts in rows]
+    by_queue: dict[str, list[str]] = {}
+    for pk, queue_name, *_ in rows:
+        by_queue.setdefault(queue_name, []).append(f"work-{pk}")
+    try:
+        for queue_name, job_ids in by_queue.items():
+            queues.jobs_withdraw(queue=queue_name, job_ids=job_ids)
+    except RedisError as exc:
+        logger.info("work.withdraw_failed", extra={"error": str(exc)})
+    if taken:
+        logger.info("work.taken_along", extra={"work_request_id": current[0], "taken": [t.pk for t in taken]})
+    return taken
+
+
+def work_taken_finish(taken: TakenWork, *, error: Exception | None = None) -> str:
+    """End a taken-along request: done, or failed with `error` (or retried, for `RetryLater`)."""
+    return _record_outcome(taken._mine(), pk=taken.pk, job=taken.job, error=error)
+
+
+def work_taken_done(taken: Iterable[TakenWork]) -> int:
+    """End many taken-along requests as done, in one UPDATE; returns how many were still theirs."""
+    rows = list(taken)
+    if not rows:
+        return 0
+    theirs = functools.reduce(operator.or_, (Q(pk=work.pk, attempts=work.attempts) for work in rows))
+    return WorkRequest.objects.filter(theirs, status=WorkStatus.RUNNING).update(
+        status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total")
+    )
+
+
+def work_taken_release(taken: Iterable[TakenWork], *, reason: str) -> int:
+    """Hand taken-along requests that were not run back to the outbox (the relay sends them
+    again); best effort, for a run that stops early. Returns how many went back."""
+    back = 0
+    for work in taken:
+        back += work._mine().update(status=WorkStatus.PENDING, last_sent_at=None, carried_by=None, message=reason[:500])
+    return back
 
 
 def current_attempt() -> int:
