@@ -252,6 +252,9 @@ CITECHECK_PASSAGE_MAX_CHARS = env_int("CITECHECK_PASSAGE_MAX_CHARS", 1200)
 CITECHECK_EXTRACT_DEADLINE = env_float("CITECHECK_EXTRACT_DEADLINE", 60.0)
 # How much memory one extraction may take (MB beyond the worker's own); over it: a recorded error.
 CITECHECK_EXTRACT_MEMORY_MB = env_int("CITECHECK_EXTRACT_MEMORY_MB", 1024)
+# Pages one extract job may do in a row, taking queued extractions along so that its extractor
+# process works on the next page while this one is stored (1: one page per job).
+CITECHECK_EXTRACT_BATCH = max(1, env_int("CITECHECK_EXTRACT_BATCH", 50))
 
 # --- Judges ---
 CITECHECK_JUDGE = os.environ.get("CITECHECK_JUDGE", "builtin")

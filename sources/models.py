@@ -337,7 +337,8 @@ class SourceVersion(models.Model):
 class Passage(models.Model):
     """A passage's identity within a source, stable across fetches (heading path + position)."""
 
-    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="passages")
+    # Indexed by passage_key_unique (source, key), whose first column serves lookups by source.
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="passages", db_index=False)
     key = models.CharField(max_length=600, help_text="Identity: heading path and ordinal within that section.")
     heading_path = models.CharField(max_length=1000, blank=True)
     anchor = models.CharField(max_length=300, blank=True)
@@ -364,7 +365,8 @@ class ImmutableQuerySet(models.QuerySet["PassageVersion"]):
 class PassageVersion(models.Model):
     """The text of a passage at one point in time. Never rewritten (only `last_seen_at` moves)."""
 
-    passage = models.ForeignKey(Passage, on_delete=models.CASCADE, related_name="versions")
+    # Indexed by passage_text_unique (passage, fingerprint).
+    passage = models.ForeignKey(Passage, on_delete=models.CASCADE, related_name="versions", db_index=False)
     text = models.TextField()
     fingerprint = models.CharField(max_length=64, db_index=True)
     section_heading = models.CharField(max_length=500, blank=True)
@@ -400,7 +402,8 @@ class PassageVersion(models.Model):
 class VersionPassage(models.Model):
     """Membership of a passage version in a source version, with its change versus the compared version."""
 
-    source_version = models.ForeignKey(SourceVersion, on_delete=models.CASCADE, related_name="members")
+    # Indexed by membership_unique (source_version, passage_version).
+    source_version = models.ForeignKey(SourceVersion, on_delete=models.CASCADE, related_name="members", db_index=False)
     passage_version = models.ForeignKey(PassageVersion, on_delete=models.CASCADE, related_name="memberships")
     ordinal = models.PositiveIntegerField()
     change_kind = models.CharField(max_length=10, choices=ChangeKind.choices)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from citecheck.errors import IllegalTransition
 from reviews.audit import Actor, audit_entry, audit_record, audit_record_many
+from reviews.models import AuditLog
 from sources.models import Source, Stage
 
 S = Stage
@@ -59,6 +60,14 @@ def source_walk(
 
     Raises IllegalTransition (and writes nothing) when any step is not allowed. Not for blocking.
     """
+    entries = walk_entries(source=source, steps=steps, actor=actor, action=action)
+    source.save(update_fields=["stage", *fields])
+    audit_record_many(entries)
+
+
+def walk_entries(*, source: Source, steps: Sequence[tuple[str, str]], actor: Actor, action: str = "stage_change") -> list[AuditLog]:
+    """`source_walk` without the writes, for a caller that saves many sources at once: checks the
+    steps, sets `source.stage` to the last one and returns the audit rows, not yet written."""
     current = source.stage
     entries = []
     for to, reason in steps:
@@ -70,5 +79,4 @@ def source_walk(
             entries.append(audit_entry(actor=actor, action=action, obj=source, from_state=current, to_state=to, reason=reason))
         current = to
     source.stage = current
-    source.save(update_fields=["stage", *fields])
-    audit_record_many(entries)
+    return entries

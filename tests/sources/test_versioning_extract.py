@@ -11,7 +11,7 @@ from citecheck.extract import extract_passages
 from reviews.models import AuditLog
 from sources.models import Source, SourceVersion, Stage, VersionPassage
 from sources.services import version_extract
-from sources.services.versioning import passage_keys
+from sources.services.versioning import passage_keys, versions_extract
 from tests.extract.test_extract_html import SHOP_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -110,3 +110,43 @@ def test_a_first_import_takes_a_fixed_number_of_queries_and_audits_both_stages(d
         ("extracted", "versioned", "7 added"),
     ]
     assert {a.object_repr for a in steps} == {"Delivery terms of Example Shop"}
+
+
+def test_pages_stored_together_hold_what_each_would_alone_in_the_queries_of_one(settings, django_assert_max_num_queries):
+    """The extract job stores taken-along pages a few to a transaction (`versions_extract`): every
+    version holds exactly its own passages and diff, first imports and second versions alike,
+    and five pages cost no more queries than one page stored alone."""
+    settings.CITECHECK_EXTRACT_DEADLINE = 30
+    pages = [(SHOP.replace(b"Example Shop", f"Example Shop {n}".encode()), SHOP_EDITED) for n in range(2)] + _pages()
+    sources = []
+    for n in range(len(pages)):
+        url = f"https://g{n}.example.org/"
+        sources.append(Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain=f"g{n}.example.org", stage=Stage.FETCHED))
+
+    def run(versions: list[SourceVersion]) -> list[tuple[int, Exception | None]]:
+        done: list[tuple[int, Exception | None]] = []
+        chunks = iter([[v.pk for v in versions[1:]], []])
+        versions_extract(version_id=versions[0].pk, take_next=lambda: next(chunks), finished=lambda pk, error: done.append((pk, error)),
+                         store_every=len(versions))
+        return done
+
+    firsts = [_version(source, 1, body) for source, (body, _) in zip(sources, pages, strict=True)]
+    with django_assert_max_num_queries(19):  # one page alone takes up to 19 (see above)
+        assert run(firsts[:5]) == [(v.pk, None) for v in firsts[:5]]
+    if firsts[5:]:
+        assert run(firsts[5:]) == [(v.pk, None) for v in firsts[5:]]
+    befores = []
+    for source, version, (body, _) in zip(sources, firsts, pages, strict=True):
+        version.refresh_from_db()
+        assert (_stored(version), version.diff_summary) == _expected(body, source.canonical_url, None)
+        befores.append({m.passage_version.passage.key: m.passage_version.fingerprint
+                        for m in VersionPassage.objects.filter(source_version=version).select_related("passage_version__passage")})
+
+    seconds = [_version(source, 2, edited) for source, (_, edited) in zip(sources, pages, strict=True)]
+    assert run(seconds) == [(v.pk, None) for v in seconds]
+    for source, version, first, before, (_, edited) in zip(sources, seconds, firsts, befores, pages, strict=True):
+        version.refresh_from_db()
+        assert version.compared_to_id == first.pk
+        assert (_stored(version), version.diff_summary) == _expected(edited, source.canonical_url, before)
+        source.refresh_from_db()
+        assert source.stage == Stage.VERSIONED
