@@ -9,7 +9,7 @@ from dispatch.models import WorkRequest
 
 @admin.register(WorkRequest)
 class WorkRequestAdmin(ScaledAdmin):
-    list_display = ("job", "kwargs", "queue", "status", "attempts", "progress", "progress_total", "created_at", "finished_at", "error")
+    list_display = ("job", "kwargs", "queue", "status", "attempts", "carried_by", "progress", "progress_total", "created_at", "finished_at", "error")
     list_filter = ("status", "queue", "job")
     readonly_fields = [f.name for f in WorkRequest._meta.fields]
 

@@ -118,12 +118,11 @@ def test_a_page_that_cannot_be_stored_with_the_others_is_stored_on_its_own(pg_db
 
 
 _PER_VERSION = """
-state = json.loads(json.dumps({
+print(json.dumps({
     "rows": list(rows.values("id", "status", "carried_by", "error")),
     "versions": [{"extraction_status": v.extraction_status, "stage": v.source.stage, "passages": v.members.count()}
                  for v in SourceVersion.objects.select_related("source").order_by("id")],
 }))
-print(json.dumps(state))
 """
 
 
