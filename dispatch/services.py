@@ -139,7 +139,10 @@ def work_send_many(*, work_request_ids: list[int]) -> int:
         last_sent_at=now, send_attempts=F("send_attempts") + 1
     )
     # The rows this call claimed: the relay and other senders claim with their own time stamps.
-    claimed = list(WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now).values_list("pk", "queue"))
+    # In the order asked (the model's default order is newest first): the queue runs them so.
+    claimed = list(
+        WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now).order_by("pk").values_list("pk", "queue")
+    )
     by_queue: dict[str, list[int]] = {}
     for pk, queue_name in claimed:
         by_queue.setdefault(queue_name, []).append(pk)
@@ -459,6 +462,7 @@ def work_take_along(*, job: str, limit: int = 1) -> list[TakenWork]:
         if claimed != len(rows):  # no row locks (SQLite): another worker claimed some in between
             rows = list(
                 WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.RUNNING, carried_by=current[0], started_at=now)
+                .order_by("id")
                 .values_list("pk", "queue", "kwargs", "attempts")
             )
             taken = [TakenWork(pk=pk, job=job, kwargs=kwargs, attempts=attempts) for pk, _, kwargs, attempts in rows]

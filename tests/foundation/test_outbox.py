@@ -54,6 +54,25 @@ def test_same_keyed_work_is_queued_once(redis_conn):
     assert get_queue("default").count == 1
 
 
+def test_work_asked_for_together_is_queued_together_in_the_order_asked(redis_conn, run_jobs):
+    """`work_request_many` (the scheduler's due checks) and gathered sends (the extract job's
+    tests) reach Redis in one round trip each, oldest request first: the queue runs them so."""
+    from dispatch.services import work_request_many, work_sends_gathered
+
+    with transaction.atomic():
+        many = work_request_many(job="dispatch.ping", queue="default", items=[({"note": f"n{n}"}, f"many:{n}") for n in range(5)])
+    with work_sends_gathered() as send:
+        with transaction.atomic():
+            gathered = [_ping_request() for _ in range(3)]
+        assert get_queue("default").count == 5, "gathered sends wait for the flush"
+        assert send() == 3
+    queued = get_queue("default").job_ids
+    assert queued == [f"work-{row.pk}" for row in [*many, *gathered]]
+    assert set(WorkRequest.objects.values_list("status", flat=True)) == {WorkStatus.QUEUED}
+    assert run_jobs() == 8
+    assert set(WorkRequest.objects.values_list("status", flat=True)) == {WorkStatus.DONE}
+
+
 def test_a_job_delivered_twice_runs_once(redis_conn, run_jobs):
     row = _ping_request()
     # Redis got it, but pretend the relay sent it again (e.g. a crash before marking it sent).
