@@ -275,9 +275,10 @@ def extraction_table(ext: dict[str, Any] | None) -> str:
                      f"{row['cpu_ratio']:.2f}x{cpu_goal} | {row['queries']:.1f} |")
     lines += [
         "",
-        "Batched, the extractor process works on the next page while the job stores the last one (passages, versions, "
-        "stages, audit, the tests' work request, the taken request's outcome), so a page costs about the larger of the "
-        "two, not their sum; the CPU column is what a page costs whichever process does it.",
+        "Batched, the extractor process works on the next page while the job stores the last few, four to a transaction "
+        "with one write per table (passages, versions, sources, audit, the tests' work requests; the taken requests' "
+        "outcomes every four pages), so a page costs about the larger of the two, not their sum; the CPU column is what "
+        "a page costs whichever process does it.",
     ]
     return "\n".join(lines)
 

@@ -1,7 +1,8 @@
 """Bursts (issue 14, point 7): 10,000 re-checks queued at once on two workers complete with
 every source consistent, per-host limits respected, and no job lost or duplicated.
 Size: CITECHECK_BURST_SIZE; CI (.ci/run) sets 10,000, a local run defaults to 2,000 (about two
-minutes instead of eight)."""
+minutes instead of eight). And a first import of never-fetched sources, fetched, extracted and
+versioned: CITECHECK_IMPORT_SIZE; CI sets 2,000 (about two minutes), a local run defaults to 150."""
 
 from __future__ import annotations
 
