@@ -37,8 +37,8 @@ logger = logging.getLogger(__name__)
 # Jobs are looked up as `<app>.jobs.<function>`; only these apps may be named.
 JOB_APPS = frozenset({"sources", "claims", "reviews", "dispatch", "integrations"})
 RUN_FUNC = "dispatch.jobs.run_work_request"
-# (id, attempt) of the request this context runs.
-_current_request: contextvars.ContextVar[tuple[int, int] | None] = contextvars.ContextVar("work_request", default=None)
+# (id, attempt, deaths) of the request this context runs.
+_current_request: contextvars.ContextVar[tuple[int, int, int] | None] = contextvars.ContextVar("work_request", default=None)
 
 
 class RetryLater(Exception):
@@ -379,7 +379,7 @@ def _work_run(work_request_id: int) -> str:
     # Outcomes are written only while the row is still this run's: a run presumed dead and
     # recovered must not overwrite the outcome of the run that replaced it.
     mine = WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.RUNNING, attempts=row.attempts)
-    token = _current_request.set((row.pk, row.attempts))
+    token = _current_request.set((row.pk, row.attempts, row.deaths))
     try:
         resolve_job(row.job)(**row.kwargs)
     except DATABASE_ERRORS:
@@ -439,10 +439,11 @@ def work_take_along(*, job: str, limit: int = 1) -> list[TakenWork]:
     with `work_taken_finish` (or handed back with `work_taken_release`). A row whose worker died
     before is never taken: it runs alone. If this run's worker dies, `work_recover` sends them
     again with this run's own row. Their RQ jobs are taken off the queue (best effort: one left
-    behind is skipped when it runs). Outside a request, or with `limit` < 1, takes nothing.
+    behind is skipped when it runs). Outside a request, with `limit` < 1, or in a request whose
+    worker died before (it may be the page that kills it), takes nothing.
     """
     current = _current_request.get()
-    if current is None or limit < 1:
+    if current is None or limit < 1 or current[2] > 0:
         return []
     now = timezone.now()
     with transaction.atomic():

@@ -96,6 +96,22 @@ def test_one_extract_job_does_the_queued_pages_each_request_ending_on_its_own(pg
     assert conn.zcard("rq:finished:extract") == 1, "one job run did all nine"
 
 
+def test_a_page_whose_worker_died_runs_alone(pg_db, own_redis):
+    """A request that comes back after its worker died (it may be the page that kills workers)
+    takes nothing along, and is never taken along: the next one takes the rest."""
+    env = app_env(database_url=pg_db, redis_url=own_redis.url)
+    django_run(env, _SEED.format(kinds=["plain"] * 5, bad_at=None))
+    django_run(env, "from dispatch.models import WorkRequest as W; W.objects.filter(pk=W.objects.order_by('id')[0].pk).update(deaths=1)")
+    worker = AppProcess.worker(env, "--queues", "extract", "--burst", "--no-scheduler", name="extract-died")
+    try:
+        wait_for(lambda: not worker.alive(), timeout=120, what="the burst worker to finish the extract queue")
+    finally:
+        worker.stop()
+    rows = _state(env)["rows"]
+    assert [row["status"] for row in rows] == ["done"] * 5, rows
+    assert [row["carried_by"] for row in rows] == [None, None, rows[1]["id"], rows[1]["id"], rows[1]["id"]], rows
+
+
 def test_a_page_that_cannot_be_stored_with_the_others_is_stored_on_its_own(pg_db, own_redis):
     """Pages are stored a few to a transaction; one whose source cannot move on (blocked while it
     waited) fails alone with the reason, an empty page is recorded as such, the rest are stored."""
