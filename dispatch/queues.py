@@ -64,20 +64,9 @@ def get_queue(name: str, *, connection: redis.Redis | None = None) -> Queue:
     return Queue(name, connection=connection or redis_connection(), default_timeout=settings.RQ_QUEUE_TIMEOUTS[name])
 
 
-def enqueue(*, queue: str, job_id: str, func: str, args: tuple[Any, ...]) -> None:
-    """Enqueue `func(*args)` under `job_id`. Raises redis errors when Redis is away or slow."""
-    get_queue(queue, connection=send_connection()).enqueue(
-        func,
-        *args,
-        job_id=job_id,
-        job_timeout=settings.RQ_QUEUE_TIMEOUTS[queue],
-        result_ttl=3600,
-        failure_ttl=7 * 24 * 3600,
-    )
-
-
 def enqueue_many(*, queue: str, jobs: list[tuple[str, str, tuple[Any, ...]]]) -> None:
-    """Enqueue many `(job_id, func, args)` on one queue in one round trip (as `enqueue` does each)."""
+    """Enqueue `(job_id, func, args)` jobs on one queue in one round trip, with the queue's
+    timeout; results kept an hour, failures a week. Raises redis errors when Redis is away or slow."""
     if not jobs:
         return
     conn = send_connection()

@@ -118,31 +118,51 @@ def work_request_many(*, job: str, queue: str, items: list[tuple[dict[str, Any],
                 created.append(work_request(job=job, kwargs=row.kwargs, queue=queue, dedupe_key=row.dedupe_key))
         return created
     ids = [row.pk for row in created]
-    transaction.on_commit(lambda: _send_all(ids), robust=True)
+    transaction.on_commit(lambda: _send_all(ids, queue=queue), robust=True)
     return created
 
 
-def _send_all(ids: list[int]) -> None:
+def _send_all(ids: list[int], *, queue: str | None = None) -> None:
     for start in range(0, len(ids), 500):
-        if not work_send_many(work_request_ids=ids[start:start + 500]):
+        if not work_send_many(work_request_ids=ids[start:start + 500], queue=queue):
             return  # Redis is away or slow: do not wait on it once per chunk; the relay sends the rest
 
 
-def work_send_many(*, work_request_ids: list[int]) -> int:
-    """Enqueue many never-sent pending rows at once (one claim, one Redis round trip per queue,
-    one status update), as the post-commit send does each. Returns how many were sent; 0 when
-    Redis is away (the rows stay pending for the relay, with the reason)."""
+def work_send(*, work_request_id: int, resend_after: float | None = None, queue: str | None = None) -> bool:
+    """Enqueue one pending row on RQ (see `work_send_many`). Returns False (the row stays
+    pending) when Redis is away, or when the row was not this call's to send."""
+    return work_send_many(work_request_ids=[work_request_id], resend_after=resend_after, queue=queue) == 1
+
+
+def work_send_many(*, work_request_ids: list[int], resend_after: float | None = None, queue: str | None = None) -> int:
+    """Enqueue pending rows on RQ: one claim, one Redis round trip per queue, one status update.
+    Returns how many were sent; when Redis is away the rows stay pending, with the reason, for
+    the relay.
+
+    The send is claimed first with a conditional UPDATE of `last_sent_at`: the post-commit send
+    (`resend_after=None`) only takes rows that were never sent, the relay only rows whose last
+    send attempt is older than `resend_after` seconds, so the two never send a row twice.
+    `queue` is the rows' queue when the caller knows it (it just made them): it is not read back.
+    """
     if not work_request_ids:
         return 0
     now = timezone.now()
-    WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at__isnull=True).update(
+    claim = Q(last_sent_at__isnull=True)
+    if resend_after is not None:
+        claim |= Q(last_sent_at__lte=now - timedelta(seconds=resend_after))
+    count = WorkRequest.objects.filter(claim, pk__in=work_request_ids, status=WorkStatus.PENDING).update(
         last_sent_at=now, send_attempts=F("send_attempts") + 1
     )
-    # The rows this call claimed: the relay and other senders claim with their own time stamps.
+    if not count:
+        return 0
     # In the order asked (the model's default order is newest first): the queue runs them so.
-    claimed = list(
-        WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now).order_by("pk").values_list("pk", "queue")
-    )
+    if queue is not None and count == len(work_request_ids):
+        claimed = [(pk, queue) for pk in sorted(work_request_ids)]
+    else:  # the rows this call claimed: other senders claim with their own time stamps
+        claimed = list(
+            WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now)
+            .order_by("pk").values_list("pk", "queue")
+        )
     by_queue: dict[str, list[int]] = {}
     for pk, queue_name in claimed:
         by_queue.setdefault(queue_name, []).append(pk)
@@ -195,38 +215,6 @@ def _send_after_commit(pk: int, queue_name: str) -> None:
         work_send(work_request_id=pk, queue=queue_name)
 
 
-def work_send(*, work_request_id: int, resend_after: float | None = None, queue: str | None = None) -> bool:
-    """Enqueue one pending row on RQ. Returns False (row stays pending) when Redis is away.
-
-    The send is claimed first with a conditional UPDATE of `last_sent_at`: the post-commit send
-    (`resend_after=None`) only takes a row that was never sent, the relay only a row whose last
-    send attempt is older than `resend_after` seconds, so the two never send the same row twice.
-    """
-    now = timezone.now()
-    claim = Q(last_sent_at__isnull=True)
-    if resend_after is not None:
-        claim |= Q(last_sent_at__lte=now - timedelta(seconds=resend_after))
-    claimed = WorkRequest.objects.filter(claim, pk=work_request_id, status=WorkStatus.PENDING).update(
-        last_sent_at=now, send_attempts=F("send_attempts") + 1
-    )
-    if not claimed:
-        return False
-    if queue is None:  # the caller who made the row knows its queue; the relay reads it
-        queue = WorkRequest.objects.filter(pk=work_request_id).values_list("queue", flat=True).get()
-    try:
-        queues.enqueue(queue=queue, job_id=f"work-{work_request_id}", func=RUN_FUNC, args=(work_request_id,))
-    except RedisError as exc:
-        reason = f"{type(exc).__name__}: {exc}"[:500]
-        WorkRequest.objects.filter(pk=work_request_id, status=WorkStatus.PENDING).update(send_error=reason)
-        logger.warning("outbox.send_failed", extra={"work_request_id": work_request_id, "error": reason})
-        return False
-    # Conditional: the worker may already have claimed the row.
-    WorkRequest.objects.filter(pk=work_request_id, status=WorkStatus.PENDING).update(
-        status=WorkStatus.QUEUED, enqueued_at=timezone.now(), send_error=""
-    )
-    return True
-
-
 def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: bool = True) -> int:
     """Send pending rows that are due and were not taken by Redis; recover lost or stuck work.
 
@@ -235,7 +223,6 @@ def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: boo
     than `min_age_seconds`. Returns how many rows were sent.
     """
     now = timezone.now()
-    sent = 0
     overdue = now - timedelta(seconds=min_age_seconds)
     due = WorkRequest.objects.filter(status=WorkStatus.PENDING).filter(
         Q(not_before__isnull=True) | Q(not_before__lte=now)
@@ -244,8 +231,7 @@ def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: boo
         | Q(last_sent_at__isnull=True, not_before__isnull=False)
         | Q(last_sent_at__lte=overdue)
     )
-    for pk in due.order_by("id").values_list("pk", flat=True)[:limit]:
-        sent += work_send(work_request_id=pk, resend_after=min_age_seconds)
+    sent = work_send_many(work_request_ids=list(due.order_by("id").values_list("pk", flat=True)[:limit]), resend_after=min_age_seconds)
     if recover:
         work_recover(now=now)
     return sent
@@ -420,91 +406,120 @@ def _record_outcome(mine: QuerySet[WorkRequest], *, pk: int, job: str, error: Ex
 
 @dataclass(frozen=True)
 class TakenWork:
-    """A request taken along by a running one (`work_take_along`); it runs in that run."""
+    """A request taken along by a running one (`work_taken_along`); it runs in that run."""
 
     pk: int
     job: str
     kwargs: dict[str, Any]
     attempts: int
 
-    def _mine(self) -> QuerySet[WorkRequest]:
-        return WorkRequest.objects.filter(pk=self.pk, status=WorkStatus.RUNNING, attempts=self.attempts)
+
+def _theirs(works: Iterable[TakenWork]) -> QuerySet[WorkRequest]:
+    """The rows of taken-along requests while they are still those runs' (not recovered since)."""
+    condition = functools.reduce(operator.or_, (Q(pk=work.pk, attempts=work.attempts) for work in works))
+    return WorkRequest.objects.filter(condition, status=WorkStatus.RUNNING)
 
 
-def work_take_along(*, job: str, limit: int = 1) -> list[TakenWork]:
-    """From inside a running request, claim up to `limit` more queued requests of `job` to run
-    in this same run: batched work, such as the extract job keeping its extractor busy.
+class TakenAlong:
+    """The requests a running one takes along: `take` claims them, `end` ends each one."""
 
-    The rows become `running`, carried by this request (`carried_by`), and must each be ended
-    with `work_taken_finish` (or handed back with `work_taken_release`). A row whose worker died
-    before is never taken: it runs alone. If this run's worker dies, `work_recover` sends them
-    again with this run's own row. Their RQ jobs are taken off the queue (best effort: one left
-    behind is skipped when it runs). Outside a request, with `limit` < 1, or in a request whose
-    worker died before (it may be the page that kills it), takes nothing.
-    """
-    current = _current_request.get()
-    if current is None or limit < 1 or current[2] > 0:
-        return []
-    now = timezone.now()
-    with transaction.atomic():
-        rows = list(
-            WorkRequest.objects.select_for_update(skip_locked=True)
-            .filter(job=job, status=WorkStatus.QUEUED, deaths=0)
-            .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
-            .order_by("id")
-            .values_list("pk", "queue", "kwargs", "attempts")[:limit]
-        )
-        if not rows:
+    def __init__(self, *, job: str, write_every: int, send_gathered: Callable[[], int]) -> None:
+        self.job = job
+        self._write_every = write_every
+        self._send_gathered = send_gathered
+        self._open: dict[int, TakenWork] = {}
+        self._done: list[TakenWork] = []
+
+    def take(self, limit: int) -> list[TakenWork]:
+        """Claim up to `limit` queued requests of the job (oldest first, `SKIP LOCKED`).
+
+        The rows become `running`, carried by this request (`carried_by`); their RQ jobs are
+        taken off the queue (best effort: one left behind is skipped when it runs). A row whose
+        worker died before is never taken: it runs alone. Outside a request, or in one whose
+        worker died before (it may be the page that kills it), takes nothing."""
+        current = _current_request.get()
+        if current is None or limit < 1 or current[2] > 0:
             return []
-        ids = [pk for pk, *_ in rows]
-        claimed = WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.QUEUED).update(
-            status=WorkStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", carried_by=current[0]
-        )
-        if claimed != len(rows):  # no row locks (SQLite): another worker claimed some in between
+        now = timezone.now()
+        with transaction.atomic():
             rows = list(
-                WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.RUNNING, carried_by=current[0], started_at=now)
+                WorkRequest.objects.select_for_update(skip_locked=True)
+                .filter(job=self.job, status=WorkStatus.QUEUED, deaths=0)
+                .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
                 .order_by("id")
-                .values_list("pk", "queue", "kwargs", "attempts")
+                .values_list("pk", "queue", "kwargs", "attempts")[:limit]
             )
-            taken = [TakenWork(pk=pk, job=job, kwargs=kwargs, attempts=attempts) for pk, _, kwargs, attempts in rows]
-        else:
-            taken = [TakenWork(pk=pk, job=job, kwargs=kwargs, attempts=attempts + 1) for pk, _, kwargs, attempts in rows]
-    by_queue: dict[str, list[str]] = {}
-    for pk, queue_name, *_ in rows:
-        by_queue.setdefault(queue_name, []).append(f"work-{pk}")
-    try:
-        for queue_name, job_ids in by_queue.items():
-            queues.jobs_withdraw(queue=queue_name, job_ids=job_ids)
-    except RedisError as exc:
-        logger.info("work.withdraw_failed", extra={"error": str(exc)})
-    if taken:
-        logger.info("work.taken_along", extra={"work_request_id": current[0], "taken": [t.pk for t in taken]})
-    return taken
+            if not rows:
+                return []
+            ids = [pk for pk, *_ in rows]
+            claimed = WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.QUEUED).update(
+                status=WorkStatus.RUNNING, started_at=now, attempts=F("attempts") + 1, error="", carried_by=current[0]
+            )
+            if claimed == len(rows):
+                rows = [(pk, queue_name, kwargs, attempts + 1) for pk, queue_name, kwargs, attempts in rows]
+            else:  # no row locks (SQLite): another worker claimed some in between
+                rows = list(
+                    WorkRequest.objects.filter(pk__in=ids, status=WorkStatus.RUNNING, carried_by=current[0], started_at=now)
+                    .order_by("id")
+                    .values_list("pk", "queue", "kwargs", "attempts")
+                )
+        taken = [TakenWork(pk=pk, job=self.job, kwargs=kwargs, attempts=attempts) for pk, _, kwargs, attempts in rows]
+        self._open.update((work.pk, work) for work in taken)
+        by_queue: dict[str, list[str]] = {}
+        for pk, queue_name, *_ in rows:
+            by_queue.setdefault(queue_name, []).append(f"work-{pk}")
+        try:
+            for queue_name, job_ids in by_queue.items():
+                queues.jobs_withdraw(queue=queue_name, job_ids=job_ids)
+        except RedisError as exc:
+            logger.info("work.withdraw_failed", extra={"error": str(exc)})
+        if taken:
+            logger.info("work.taken_along", extra={"work_request_id": current[0], "taken": [t.pk for t in taken]})
+        return taken
+
+    def end(self, work: TakenWork, *, error: Exception | None = None) -> None:
+        """End a taken request: failed with `error` (retried for `RetryLater`) at once, or done:
+        written with the next few, together with the work they asked for."""
+        del self._open[work.pk]
+        if error is not None:
+            _record_outcome(_theirs([work]), pk=work.pk, job=work.job, error=error)
+            return
+        self._done.append(work)
+        if len(self._done) >= self._write_every:
+            self.write()
+
+    def write(self) -> None:
+        """Write the done ones (one UPDATE) and send the work they asked for."""
+        if self._done:
+            _theirs(self._done).update(status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total"))
+            self._done.clear()
+        self._send_gathered()
+
+    def release(self, *, reason: str) -> None:
+        """Hand the requests not ended back to the outbox (the relay sends them again)."""
+        if self._open:
+            _theirs(self._open.values()).update(status=WorkStatus.PENDING, last_sent_at=None, carried_by=None, message=reason[:500])
+            self._open.clear()
 
 
-def work_taken_finish(taken: TakenWork, *, error: Exception | None = None) -> str:
-    """End a taken-along request: done, or failed with `error` (or retried, for `RetryLater`)."""
-    return _record_outcome(taken._mine(), pk=taken.pk, job=taken.job, error=error)
-
-
-def work_taken_done(taken: Iterable[TakenWork]) -> int:
-    """End many taken-along requests as done, in one UPDATE; returns how many were still theirs."""
-    rows = list(taken)
-    if not rows:
-        return 0
-    theirs = functools.reduce(operator.or_, (Q(pk=work.pk, attempts=work.attempts) for work in rows))
-    return WorkRequest.objects.filter(theirs, status=WorkStatus.RUNNING).update(
-        status=WorkStatus.DONE, finished_at=timezone.now(), progress=F("progress_total")
-    )
-
-
-def work_taken_release(taken: Iterable[TakenWork], *, reason: str) -> int:
-    """Hand taken-along requests that were not run back to the outbox (the relay sends them
-    again); best effort, for a run that stops early. Returns how many went back."""
-    back = 0
-    for work in taken:
-        back += work._mine().update(status=WorkStatus.PENDING, last_sent_at=None, carried_by=None, message=reason[:500])
-    return back
+@contextlib.contextmanager
+def work_taken_along(*, job: str, write_every: int = 4) -> Iterator[TakenAlong]:
+    """From inside a running request, take queued requests of `job` along to run them in this
+    same run (batched work: the extract job keeps its extractor busy). Within the block, sends
+    of new work are gathered (`work_sends_gathered`) and made with the done outcomes, every
+    `write_every` ended requests. If the block stops early (an error, the job's timeout), what
+    was done is written and the rest is handed back to the outbox; if the worker dies,
+    `work_recover` sends them again with this run's own row."""
+    with work_sends_gathered() as send_gathered:
+        taken = TakenAlong(job=job, write_every=write_every, send_gathered=send_gathered)
+        try:
+            yield taken
+        except BaseException:
+            with contextlib.suppress(*DATABASE_ERRORS):
+                taken.write()
+                taken.release(reason="handed back: the run that took it along stopped")
+            raise
+        taken.write()
 
 
 def current_attempt() -> int:

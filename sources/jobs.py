@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 
 from django.conf import settings
 
-from dispatch.services import (
-    DATABASE_ERRORS,
-    RetryLater,
-    TakenWork,
-    current_attempt,
-    work_sends_gathered,
-    work_take_along,
-    work_taken_done,
-    work_taken_finish,
-    work_taken_release,
-)
+from dispatch.services import RetryLater, TakenWork, current_attempt, work_taken_along
 from sources.services import source_fetch
 from sources.services.fetch import fetch_retry_delay, sources_recheck_reaching
 from sources.services.versioning import versions_extract
@@ -26,9 +15,10 @@ from sources.services.versioning import versions_extract
 logger = logging.getLogger(__name__)
 
 # How many queued extractions one extract job claims per look (it looks again when they are done),
-# and after how many finished pages it writes their outcomes and sends the work they asked for.
+# and how many pages it stores to a transaction (and then writes their outcomes and sends the
+# work they asked for).
 TAKE_AT_ONCE = 8
-WRITE_EVERY = 4
+STORE_EVERY = 4
 
 
 def fetch_source(source_id: int) -> None:
@@ -53,49 +43,35 @@ def extract_version(version_id: int) -> None:
     left = settings.CITECHECK_EXTRACT_BATCH - 1
     room = settings.RQ_QUEUE_TIMEOUTS["extract"] - settings.CITECHECK_EXTRACT_DEADLINE - 15
     stop_taking = time.monotonic() + room
-    running: dict[int, TakenWork] = {}
-    done: list[TakenWork] = []
+    by_version: dict[int, TakenWork] = {}
     own_error: list[Exception] = []
+    with work_taken_along(job="sources.extract_version", write_every=STORE_EVERY) as taken:
 
-    def take_next() -> list[int]:
-        nonlocal left
-        ids: list[int] = []
-        while not ids and left > 0 and time.monotonic() < stop_taking:
-            found = work_take_along(job="sources.extract_version", limit=min(left, TAKE_AT_ONCE))
-            left = left - len(found) if found else 0  # none queued now: finish what is here
-            for work in found:
-                taken_id = work.kwargs.get("version_id")
-                if isinstance(taken_id, int) and taken_id not in running and taken_id != version_id:
-                    running[taken_id] = work
-                    ids.append(taken_id)
-                else:
-                    work_taken_finish(work, error=ValueError(f"not a version to extract: {work.kwargs!r}"))
-        return ids
-
-    with work_sends_gathered() as send_gathered:
+        def take_next() -> list[int]:
+            nonlocal left
+            while left > 0 and time.monotonic() < stop_taking:
+                found = taken.take(min(left, TAKE_AT_ONCE))
+                left = left - len(found) if found else 0  # none queued now: finish what is here
+                ids = []
+                for work in found:
+                    taken_id = work.kwargs.get("version_id")
+                    if isinstance(taken_id, int) and taken_id != version_id and taken_id not in by_version:
+                        by_version[taken_id] = work
+                        ids.append(taken_id)
+                    else:
+                        taken.end(work, error=ValueError(f"not a version to extract: {work.kwargs!r}"))
+                if ids:
+                    return ids
+            return []
 
         def finished(done_id: int, error: Exception | None) -> None:
-            work = running.pop(done_id, None) if done_id != version_id else None
-            if work is None:
-                if error is not None:
-                    own_error.append(error)
-            elif error is not None:
-                work_taken_finish(work, error=error)
-            else:
-                done.append(work)
-            if len(done) >= WRITE_EVERY:
-                work_taken_done(done)
-                done.clear()
-                send_gathered()
+            work = by_version.pop(done_id, None)
+            if work is not None:
+                taken.end(work, error=error)
+            elif error is not None:  # this run's own page
+                own_error.append(error)
 
-        try:
-            versions_extract(version_id=version_id, take_next=take_next, finished=finished, store_every=WRITE_EVERY)
-            work_taken_done(done)
-        except BaseException:
-            with contextlib.suppress(*DATABASE_ERRORS):
-                work_taken_done(done)
-                work_taken_release(list(running.values()), reason="handed back: the run that took it along stopped")
-            raise
+        versions_extract(version_id=version_id, take_next=take_next, finished=finished, store_every=STORE_EVERY)
     if own_error:
         raise own_error[0]
 

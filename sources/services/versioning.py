@@ -130,29 +130,27 @@ def versions_extract(
     group: list[tuple[SourceVersion, ExtractionResult]] = []
 
     def store_group() -> None:
-        items, group[:] = list(group), []
-        errors: dict[int, Exception] = {}
+        items, group[:] = [(version.pk, result) for version, result in group], []
         if len(items) > 1:
             try:
                 _extraction_store_many(items)
             except DATABASE_ERRORS:
                 raise
-            except Exception:  # one of them cannot go with the others: one by one
-                logger.info("extract.group_split", extra={"version_ids": [v.pk for v, _ in items]}, exc_info=True)
-                items_alone = items
+            except Exception:  # one of them cannot go with the others: one by one, below
+                logger.info("extract.group_split", extra={"version_ids": [pk for pk, _ in items]}, exc_info=True)
             else:
-                items_alone = []
-        else:
-            items_alone = items
-        for version, result in items_alone:
+                for pk, _ in items:
+                    finished(pk, None)
+                return
+        for pk, result in items:
+            error: Exception | None = None
             try:
-                _extraction_store(version.pk, result)
+                _extraction_store(pk, result)
             except DATABASE_ERRORS:
                 raise
             except Exception as exc:
-                errors[version.pk] = exc
-        for version, _ in items:
-            finished(version.pk, errors.get(version.pk))
+                error = exc
+            finished(pk, error)
 
     ahead: deque[tuple[int, SourceVersion | None]] = deque()  # taken, read, not handed over yet
 
@@ -223,8 +221,7 @@ def _extraction_store(version_id: int, result: ExtractionResult) -> SourceVersio
     """Store an extraction's outcome: passages, diff, stages, the tests' work request."""
     status = result.status if result.status in ExtractionStatus.values else ExtractionStatus.ERROR
     if status == ExtractionStatus.OK:
-        stored = _extraction_store_many([(SourceVersion(pk=version_id), result)])
-        return stored[version_id]
+        return _extraction_store_many([(version_id, result)])[version_id]
     with transaction.atomic():
         version = _locked_versions([version_id])[0].version
         if version.extraction_status != ExtractionStatus.PENDING:
@@ -240,14 +237,14 @@ def _extraction_metadata(result: ExtractionResult) -> dict[str, Any]:
     return {"title": result.title or "", "date": result.date or "", "passages": len(result.passages), "error": result.error or ""}
 
 
-def _extraction_store_many(items: list[tuple[SourceVersion, ExtractionResult]]) -> dict[int, SourceVersion]:
+def _extraction_store_many(items: list[tuple[int, ExtractionResult]]) -> dict[int, SourceVersion]:
     """Store successful extractions of versions of different sources in one transaction, with
     one write per table for all of them: passages, diffs, stages and audit, the tests' work
     requests. Returns the versions by id (a version extracted meanwhile is left as it is).
     Raises IllegalTransition (writing nothing) when a source cannot move on."""
     if any(result.status != ExtractionStatus.OK for _, result in items):
         raise ValueError("only successful extractions are stored together; see _extraction_store")
-    results = {version.pk: result for version, result in items}
+    results = dict(items)
     with transaction.atomic():
         locked = _locked_versions(list(results))
         stored = {row.version.pk: row.version for row in locked}

@@ -72,6 +72,30 @@ def test_registering_while_redis_hangs_is_quick_says_delayed_and_runs_once_redis
         redis_server.close()
 
 
+def test_the_relay_waits_on_a_hung_redis_once_per_pass_not_once_per_row(hung):
+    """20 requests wait in the outbox while Redis hangs: a relay pass sends them together, so it
+    gives up after one send deadline (not 20), and they all keep the reason; once Redis is back,
+    one pass sends them all, oldest first."""
+    rows = WorkRequest.objects.bulk_create(WorkRequest(job="dispatch.ping", kwargs={"note": str(n)}, queue="default") for n in range(20))
+    started = time.monotonic()
+    assert outbox_relay(min_age_seconds=0, recover=False) == 0
+    elapsed = time.monotonic() - started
+    assert elapsed < 3, f"the relay pass took {elapsed:.1f}s against a hung Redis"
+    assert len(hung.waits()) == 1, "one connection to the hung Redis, for all 20"
+    assert set(WorkRequest.objects.values_list("status", flat=True)) == {WorkStatus.PENDING}
+    assert all(WorkRequest.objects.values_list("send_error", flat=True)), "each row says why it is not queued"
+
+    redis_server = RedisServer().start()
+    try:
+        with override_settings(REDIS_URL=redis_server.url):
+            assert outbox_relay(min_age_seconds=0, recover=False) == 20
+            from dispatch.queues import get_queue
+
+            assert get_queue("default").job_ids == [f"work-{row.pk}" for row in sorted(rows, key=lambda row: row.pk)]
+    finally:
+        redis_server.close()
+
+
 def test_the_api_answers_quickly_while_redis_hangs(client, editor, hung, site):
     from tests.integrations.conftest import make_token
 
