@@ -42,6 +42,7 @@ class CountingServer:
                     owner.paths[self.path] += 1
                     owner.max_active[host] = max(owner.max_active[host], owner.active[host])
                     first = sum(owner.hits.values()) == 1
+                busy = True
                 try:
                     if owner.delay:
                         time.sleep(owner.delay)
@@ -52,10 +53,17 @@ class CountingServer:
                     self.send_header("Content-Type", "text/html; charset=utf-8")
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
-                    self.wfile.write(body)
-                finally:
+                    # No longer counted once the body goes out: the client may read it, free its
+                    # slot and start the next request before this thread runs again, and that
+                    # overlap is the harness's, not the client's.
                     with owner.lock:
                         owner.active[host] -= 1
+                    busy = False
+                    self.wfile.write(body)
+                finally:
+                    if busy:
+                        with owner.lock:
+                            owner.active[host] -= 1
 
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 pass
