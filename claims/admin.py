@@ -20,6 +20,7 @@ from citecheck.wording import PLACEHOLDERS, validate_template
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
 from claims.services import answer_mode_set, answer_verify_again, wording_template_update
+from desk.views.work import work_url
 
 
 def _quality(entry: dict[str, Any]) -> str:
@@ -128,8 +129,6 @@ class AnswerAdmin(ScaledAdmin):
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> HttpResponse | None:
-        from desk.views.work import work_url
-
         ids = []
         for answer in queryset:
             try:

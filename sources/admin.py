@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
+from desk.views.work import work_url
 from dispatch.selectors import DELAYED_MESSAGE, work_status
 from sources.display import diff_summary_text, extraction_text, version_diff
 from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
@@ -211,8 +212,6 @@ class SourceAdmin(ScaledAdmin):
                 text = form.cleaned_data["file"].read().decode("utf-8")
                 report = sources_import(actor=request.user, text=text, include_sponsored=form.cleaned_data["include_sponsored"]).as_dict()
                 if report["created_ids"]:
-                    from desk.views.work import work_url
-
                     report["progress_url"] = work_url(kind="fetch", ids=report["created_ids"], back=request.path)
             except UnicodeDecodeError:
                 form.add_error("file", "The file is not UTF-8 text.")
@@ -226,8 +225,6 @@ class SourceAdmin(ScaledAdmin):
 
     @admin.action(description="Fetch now (re-check)")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> HttpResponse:
-        from desk.views.work import work_url
-
         ids = list(queryset.values_list("pk", flat=True))
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
              done="A fresh fetch is queued for {names}; this page follows them.")
