@@ -214,6 +214,7 @@ def version_activate(
     """
     version = SourceVersion.objects.select_related("source", "source__registered_by").filter(pk=version_id).first()
     if version is None:
+        permission_require(actor=actor, perm="sources.approve_source", action=action)  # ids tell a stranger nothing
         raise NotFound(f"There is no source version {version_id}.")
     override = _check_allowed(actor=actor, version=version, action=action, emergency_override=emergency_override, reason=reason)
     with transaction.atomic():
