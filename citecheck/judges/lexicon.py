@@ -2,7 +2,7 @@
 
 Every word here is *folded*: lower case, Polish letters without diacritics (``ł`` -> ``l``),
 because the judge compares folded text. Adding a language means adding its lists here and a
-stemmer in :mod:`citecheck.judges.builtin.tokens`.
+stemmer in :mod:`citecheck.judges.builtin.words`.
 """
 
 from __future__ import annotations

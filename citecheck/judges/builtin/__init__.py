@@ -44,6 +44,6 @@ from __future__ import annotations
 
 from citecheck.judges.builtin.authorship import extract_authorship
 from citecheck.judges.builtin.judge import BUILTIN_VERSION, HEURISTIC_PREFIX, JUDGE_NAME, UNDECIDED, BuiltinJudge, RulesJudge
-from citecheck.judges.builtin.tokens import detect_language
+from citecheck.judges.builtin.words import detect_language
 
 __all__ = ["BUILTIN_VERSION", "HEURISTIC_PREFIX", "JUDGE_NAME", "UNDECIDED", "BuiltinJudge", "RulesJudge", "detect_language", "extract_authorship"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import W, _Tok
+from citecheck.judges.builtin.words import W, _Tok
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
+from citecheck.judges.builtin.words import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
 
 # --- quantities -------------------------------------------------------------------------------
 

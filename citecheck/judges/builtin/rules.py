@@ -11,7 +11,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.tokens import _GROUPS, _IMPLIED
+from citecheck.judges.builtin.words import _GROUPS, _IMPLIED
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
 
