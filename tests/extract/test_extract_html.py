@@ -1,11 +1,11 @@
-"""Passages from HTML pages (citecheck.extract): structure, anchors, main content only, verbatim text."""
+"""Passages from HTML pages (citecheck.extraction): structure, anchors, main content only, verbatim text."""
 
 from __future__ import annotations
 
 import html
 import time
 
-from citecheck.extract import ExtractionResult, ExtractionStatus, extract_passages
+from citecheck.extraction import ExtractionResult, ExtractionStatus, extract_passages
 from citecheck.fingerprint import fingerprint
 
 NAV = "Home Shop all products Gift cards Sale Customer account"

@@ -1,10 +1,10 @@
-"""Passages from text and PDF, and what is refused (citecheck.extract)."""
+"""Passages from text and PDF, and what is refused (citecheck.extraction)."""
 
 from __future__ import annotations
 
 import pytest
 
-from citecheck.extract import ContentKind, ExtractionStatus, content_kind, extract_passages, guess_content_type
+from citecheck.extraction import ContentKind, ExtractionStatus, content_kind, extract_passages, guess_content_type
 from tests.extract.pdfmaker import make_pdf
 
 PLAIN = """Delivery terms

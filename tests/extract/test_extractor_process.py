@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import citecheck.extract as extract
-from citecheck.extract import ExtractionStatus, extract_passages, warm_up
+import citecheck.extraction.process as extract
+from citecheck.extraction import ExtractionStatus, extract_passages, warm_up
 from tests.extract.test_extract_html import SHOP_PAGE
 
 EVAL_PAGES = Path(__file__).resolve().parents[3] / "shared" / "data" / "extraction-eval" / "pages"
@@ -137,7 +137,7 @@ def test_a_worker_that_keeps_sigterm_for_itself_still_exits_with_its_extractor_p
     # inherit that, or multiprocessing's terminate-and-join at the worker's exit waits forever.
     script = (
         "import signal; signal.signal(signal.SIGTERM, lambda *_: None)\n"
-        "from citecheck.extract import extract_passages, warm_up\n"
+        "from citecheck.extraction import extract_passages, warm_up\n"
         "warm_up()\n"
         "print(extract_passages(b'<html><body><main><h1>Returns</h1><p>You may return items within thirty days of delivery.</p>"
         "</main></body></html>', content_type='text/html', deadline_seconds=10).status)\n"

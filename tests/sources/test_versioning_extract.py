@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract import extract_passages
+from citecheck.extraction import extract_passages
 from reviews.models import AuditLog
 from sources.models import Source, SourceVersion, Stage, VersionPassage
 from sources.services import version_extract

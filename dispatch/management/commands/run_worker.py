@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from redis.exceptions import RedisError
 
-from citecheck.extract import warm_up
+from citecheck.extraction import warm_up
 from citecheck.urlnorm import registrable_domain
 from dispatch.queues import QUEUE_NAMES, make_worker
 from dispatch.services import DATABASE_ERRORS, JOB_APPS, outbox_relay
