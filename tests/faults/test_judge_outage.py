@@ -24,8 +24,8 @@ from claims.selectors import judge_circuits
 from claims.services import answer_submit, answer_verify_again
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.selectors.queue import QueueFilters, review_queue
+from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 from tests.claims.conftest import demo_shop, passage, register_active  # noqa: F401 (fixture)
-from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,10 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-from tests.judges.openai_server import OpenAIServer, verdict_reply
+from tests.citecheck.judges.openai_server import OpenAIServer, verdict_reply
 from tests.startup import start_budget
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PASSAGE = "Adult tickets cost €12 and child tickets cost €6. Audio guides are included in the ticket price."
 
 

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.judges.openai_server import OpenAIServer
+from tests.citecheck.judges.openai_server import OpenAIServer
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from citecheck.judges import Verdict, cache_key
 from citecheck.judges.factory import get_judge
 from citecheck.judges.llm import PROMPT_VERSION, SYSTEM_PROMPT, LLMJudge
-from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
+from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
 PASSAGE = (
     "Standard delivery takes 3 to 5 working days and costs £3.95. "

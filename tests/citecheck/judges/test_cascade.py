@@ -7,7 +7,7 @@ import json
 
 from citecheck.judges.cascade import CascadeJudge
 from citecheck.judges.factory import get_judge
-from tests.judges.openai_server import OpenAIServer, completion, verdict_reply
+from tests.citecheck.judges.openai_server import OpenAIServer, completion, verdict_reply
 
 SURE = ("Delivery takes five working days.", "Delivery takes 5 working days.")
 SURE_NO = ("Delivery takes seven working days.", "Delivery takes 5 working days.")

@@ -13,7 +13,7 @@ import pytest
 
 from .helpers import SEED_ANSWER, SEED_SOURCES, json_answer, openai_stream
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

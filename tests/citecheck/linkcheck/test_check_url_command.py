@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.linkcheck.conftest import LocalServer
+from tests.citecheck.linkcheck.conftest import LocalServer
 from tests.startup import start_budget
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 JSON_KEYS = ["url", "state", "status_code", "final_url", "redirects", "content_type", "bytes", "elapsed_ms", "error"]
 
 

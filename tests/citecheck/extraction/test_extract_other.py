@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citecheck.extraction import ContentKind, ExtractionStatus, content_kind, extract_passages, guess_content_type
-from tests.extract.pdfmaker import make_pdf
+from tests.citecheck.extraction.pdfmaker import make_pdf
 
 PLAIN = """Delivery terms
 

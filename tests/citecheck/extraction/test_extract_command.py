@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 from citecheck.fingerprint import fingerprint
-from tests.extract.pdfmaker import make_pdf
-from tests.extract.test_extract_html import FOOTER, NAV, SHOP_PAGE
+from tests.citecheck.extraction.pdfmaker import make_pdf
+from tests.citecheck.extraction.test_extract_html import FOOTER, NAV, SHOP_PAGE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KEYS = ["file", "heading_path", "anchor", "ordinal", "text", "fingerprint"]
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from citecheck.linkcheck import LinkCheckConfig, LinkChecker, LinkCheckResult, LinkState, check_urls, iter_check_urls
-from tests.linkcheck.conftest import LocalServer
+from tests.citecheck.linkcheck.conftest import LocalServer
 
 
 def test_per_host_limit_is_never_exceeded(server: LocalServer, config: LinkCheckConfig) -> None:

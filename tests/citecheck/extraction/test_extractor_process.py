@@ -16,9 +16,9 @@ from pathlib import Path
 
 import citecheck.extraction.process as extract
 from citecheck.extraction import ExtractionStatus, extract_passages, warm_up
-from tests.extract.test_extract_html import SHOP_PAGE
+from tests.citecheck.extraction.test_extract_html import SHOP_PAGE
 
-EVAL_PAGES = Path(__file__).resolve().parents[3] / "shared" / "data" / "extraction-eval" / "pages"
+EVAL_PAGES = Path(__file__).resolve().parents[4] / "shared" / "data" / "extraction-eval" / "pages"
 SHOP = SHOP_PAGE.encode()
 SLOW = (
     "<html><body><main><article>"
@@ -142,7 +142,7 @@ def test_a_worker_that_keeps_sigterm_for_itself_still_exits_with_its_extractor_p
         "print(extract_passages(b'<html><body><main><h1>Returns</h1><p>You may return items within thirty days of delivery.</p>"
         "</main></body></html>', content_type='text/html', deadline_seconds=10).status)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, timeout=60)
 
     assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from citecheck.judges.llm import LLMJudge, verbatim_span
-from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
+from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
 PASSAGE = (
     "Standard delivery takes 3 to 5 working days and costs £3.95. "

@@ -13,7 +13,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 
 from citecheck.linkcheck import LinkCheckConfig, LinkChecker, LinkCheckResult, LinkState, check_url
 from citecheck.netguard import NetPolicy
-from tests.linkcheck.conftest import LocalServer
+from tests.citecheck.linkcheck.conftest import LocalServer
 
 JSON_KEYS = ["url", "state", "status_code", "final_url", "redirects", "content_type", "bytes", "elapsed_ms", "error"]
 

@@ -10,9 +10,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.judges.openai_server import OpenAIServer, verdict_reply
+from tests.citecheck.judges.openai_server import OpenAIServer, verdict_reply
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PASSAGE = ("Express delivery takes 1 to 2 working days and costs £9.95. "
            "Face masks lowered transmission of SARS-CoV-2 among household contacts.")
 

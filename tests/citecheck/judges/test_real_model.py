@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT.parent / "shared" / "data" / "judge-eval" / "healthver_dev.jsonl"
 URL = os.environ.get("CITECHECK_REAL_MODEL_URL", "")
 MODEL = os.environ.get("CITECHECK_REAL_MODEL", "")
