@@ -502,6 +502,51 @@ class TakenAlong:
             self._open.clear()
 
 
+class TakenById:
+    """Taken-along requests named by one integer argument (`key`, e.g. `version_id`), as a batched
+    job works with them (`noun` names one in errors): `take_next` claims the next ids (never its own, never one twice) within a
+    budget of requests and a deadline, `finished` ends the request of an id (with its error);
+    an error of the run's own id is kept for `raise_own_error`."""
+
+    def __init__(self, taken: TakenAlong, *, key: str, noun: str, own: int, budget: int, until: float, at_once: int) -> None:
+        self._taken = taken
+        self._key = key
+        self._noun = noun
+        self._own = own
+        self._left = budget
+        self._until = until
+        self._at_once = at_once
+        self._by_id: dict[int, TakenWork] = {}
+        self._own_error: Exception | None = None
+
+    def take_next(self) -> list[int]:
+        while self._left > 0 and time.monotonic() < self._until:
+            found = self._taken.take(min(self._left, self._at_once))
+            self._left = self._left - len(found) if found else 0  # none queued now: finish what is here
+            ids = []
+            for work in found:
+                taken_id = work.kwargs.get(self._key)
+                if isinstance(taken_id, int) and taken_id != self._own and taken_id not in self._by_id:
+                    self._by_id[taken_id] = work
+                    ids.append(taken_id)
+                else:
+                    self._taken.end(work, error=ValueError(f"not a {self._noun}: {work.kwargs!r}"))
+            if ids:
+                return ids
+        return []
+
+    def finished(self, done_id: int, error: Exception | None) -> None:
+        work = self._by_id.pop(done_id, None)
+        if work is not None:
+            self._taken.end(work, error=error)
+        elif error is not None and done_id == self._own:
+            self._own_error = error
+
+    def raise_own_error(self) -> None:
+        if self._own_error is not None:
+            raise self._own_error
+
+
 @contextlib.contextmanager
 def work_taken_along(*, job: str, write_every: int = 4) -> Iterator[TakenAlong]:
     """From inside a running request, take queued requests of `job` along to run them in this
