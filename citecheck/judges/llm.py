@@ -88,9 +88,10 @@ _VERDICT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 # The reply budget: a verdict is short; the quoted span is the only long part (about 4 characters
-# a token, with room for JSON escapes).
+# a token in prose; odd text such as numbers, URLs and escapes takes more, so 3/4 of a token a
+# character is allowed), and the rationale is capped by the schema.
 _RATIONALE_CHARS = 160
-_REPLY_OVERHEAD_TOKENS = 40 + _RATIONALE_CHARS // 3
+_REPLY_OVERHEAD_TOKENS = 40 + _RATIONALE_CHARS // 2
 
 
 def verdict_schema(quotes: list[str]) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def reply_budget(quotes: list[str], cap: int) -> int:
     """max_tokens for a verdict whose span is one of ``quotes``: enough for the longest quote and
     a short rationale, never more than ``cap``."""
     longest = max((len(q) for q in quotes), default=400)
-    return max(64, min(cap, _REPLY_OVERHEAD_TOKENS + longest // 2))
+    return max(64, min(cap, _REPLY_OVERHEAD_TOKENS + longest * 3 // 4))
 
 
 _WORD_RE = re.compile(r"\w+")
