@@ -78,7 +78,14 @@ class _Analysis:
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
-    return [(s.start, s.end) for s in sentences_with_markers(text)]
+    return list(_passage_sentences(text))
+
+
+@lru_cache(maxsize=1024)
+def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentences of a text as offsets, split once per text: the rules and the paraphrase
+    features both read a passage sentence by sentence."""
+    return tuple((s.start, s.end) for s in sentences_with_markers(text))
 
 
 def _is_navigation_line(toks: Sequence[_Tok]) -> bool:
@@ -106,12 +113,13 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         if not _is_navigation_line(toks):
             prose += 1
         extractor = _Extractor(toks, lang, text, 0)
-        for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
-            if lang == lx.PL and tok.kind == W:
-                compound = _pl_compound(tok.text)
-                if compound:
-                    tok.kind, tok.value, tok.is_word_number = NUM, float(compound[0]), True
-        _expand_pl_compounds(toks, lang)
+        if lang == lx.PL:
+            for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
+                if tok.kind == W:
+                    compound = _pl_compound(tok.text)
+                    if compound:
+                        tok.kind, tok.value, tok.is_word_number = NUM, float(compound[0]), True
+            _expand_pl_compounds(toks, lang)
         quantities = extractor.run()
         used = extractor.used
         # cut into segments

@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.analysis import _passage_sentences
 from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
-from citecheck.text import sentences_with_markers
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+_LETTERS_RE = re.compile(r"[^\W\d_]+")  # runs of letters: "twelve-month" -> "twelve", "month"
 
 # Extra English function words: the lexicon's list is tuned for shop and service texts.
 _EXTRA_STOP = frozenset(
@@ -189,6 +190,9 @@ def _word(raw: str, lang: str) -> tuple[str, str | None, float]:
     return word, _norm(word, lang), informativeness(word, lang)
 
 
+_STOPS = (".", "!", "?")
+
+
 def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None, float]]]:
     """Read ``text`` once: the _Text (without numbers) and its run of (offset, word, stem, weight)."""
     stems: list[str] = []
@@ -196,29 +200,43 @@ def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None,
     words: list[str] = []
     names: list[str] = []
     run: list[tuple[int, str, str | None, float]] = []
-    after_stop = True
+    previous_end = -1  # end of the word before; a sentence stop right after it starts a sentence
     for match in _WORD_RE.finditer(text):
         raw = match.group()
         word, stem, weight = _word(raw, lang)
         words.append(word)
         run.append((match.start(), word, stem, weight))
         if stem is not None:
-            if raw[0].isupper() and not after_stop:
+            # Only a capitalised word asks whether a sentence ended just before it.
+            if raw[0].isupper() and previous_end >= 0 and not text.startswith(_STOPS, previous_end, previous_end + 2):
                 names.append(word)
             stems.append(stem)
             if weight > weights.get(stem, 0.0):
                 weights[stem] = weight
-        after_stop = text[match.end() : match.end() + 2].startswith((".", "!", "?"))
+        previous_end = match.end()
     return _Text(stems, weights, frozenset(words), frozenset(names), frozenset()), run
 
 
 @lru_cache(maxsize=1024)
 def _passage_numbers(passage: str, lang: str) -> frozenset[float]:
-    return _numbers(passage, lang)
+    if not _may_hold_numbers(passage, lang):
+        return frozenset()
+    # Only the sentences that can hold a number are tokenised (a number never spans two sentences).
+    number_words = lx.NUMBER_WORDS[lang]
+    found: set[float] = set()
+    for start, end in _passage_sentences(passage):
+        sentence = passage[start:end]
+        if any(ch.isdigit() for ch in sentence) or any(w in number_words for w in _LETTERS_RE.findall(sentence.lower())):
+            found.update(round(t.value, 6) for t in _tokenize(sentence, lang) if t.kind == NUM)
+    return frozenset(found)
+
+
+def _may_hold_numbers(text: str, lang: str) -> bool:
+    return any(ch.isdigit() for ch in text) or any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split())
 
 
 def _numbers(text: str, lang: str) -> frozenset[float]:
-    if not any(ch.isdigit() for ch in text) and not any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split()):
+    if not _may_hold_numbers(text, lang):
         return frozenset()
     return frozenset(round(t.value, 6) for t in _tokenize(text, lang) if t.kind == NUM)
 
@@ -244,7 +262,7 @@ class Alignment:
 def _passage(passage: str, lang: str) -> tuple[_Text, list[tuple[int, int, _Text]]]:
     """The whole passage read once, and its windows (each sentence, each pair of adjacent ones)."""
     whole, run = _scan(passage, lang)  # its numbers are read only when a claim has some (_passage_numbers)
-    sentences = [(s.start, s.end) for s in sentences_with_markers(passage) if passage[s.start : s.end].strip()]
+    sentences = [(a, b) for a, b in _passage_sentences(passage) if passage[a:b].strip()]
     if not sentences:
         return whole, [(0, len(passage), whole)]
     singles: list[tuple[int, int, _Text]] = []
