@@ -417,7 +417,7 @@ class LLMJudge:
         if self._client is None:
             with self._client_lock:
                 if self._client is None:
-                    import openai  # imported lazily: the builtin judge must start fast
+                    import openai  # noqa: PLC0415 -- 0.6 s to import: only processes that ask an LLM pay it
 
                     self._client = openai.OpenAI(
                         base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0
@@ -588,7 +588,7 @@ class LLMJudge:
 
     def _complete(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any],
                   max_tokens: int | None = None) -> _Reply:
-        import openai
+        import openai  # noqa: PLC0415 -- see _get_client
 
         client = self._get_client()
         prompt_tokens = completion_tokens = 0
