@@ -75,6 +75,9 @@ class _Analysis:
     empty: bool
     topic: frozenset[str] = frozenset()
     parts: list[list[int]] = field(default_factory=list)  # segment indexes of each part
+    # The values of every number token as tokenised (before Polish compound adjectives become
+    # numbers): the paraphrase features' "numbers of the passage", read here once.
+    numbers: frozenset[float] = frozenset()
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
@@ -104,12 +107,14 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     segments: list[Segment] = []
     parts: list[list[int]] = []
     all_words: set[str] = set()
+    numbers: set[float] = set()
     prose = 0
     for s_index, (s_start, s_end) in enumerate(sentences):
         stext = text[s_start:s_end]
         toks = _tokenize(stext, lang, base=s_start)
         if not toks:
             continue
+        numbers.update(round(t.value, 6) for t in toks if t.kind == NUM)
         if not _is_navigation_line(toks):
             prose += 1
         extractor = _Extractor(toks, lang, text, 0)
@@ -181,7 +186,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     topic = frozenset(segments[0].ctx - _GROUP_WORDS[lang]) if segments and not claim else frozenset()
     return _Analysis(
         lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
-        navigation=navigation, empty=not text.strip(), parts=parts, topic=topic,
+        navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
     )
 
 

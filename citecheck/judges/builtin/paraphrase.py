@@ -30,7 +30,7 @@ from functools import lru_cache
 from wordfreq import zipf_frequency
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import _passage_sentences
+from citecheck.judges.builtin.analysis import _analyse_claim, _passage_sentences
 from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
@@ -244,8 +244,9 @@ def _numbers(text: str, lang: str) -> frozenset[float]:
 
 @lru_cache(maxsize=4096)
 def _read(text: str, lang: str) -> _Text:
+    """A claim, read for the features; its numbers are those its analysis for the rules read."""
     read, _ = _scan(text, lang)
-    read.numbers = _numbers(text, lang)
+    read.numbers = _analyse_claim(text, lang).numbers if _may_hold_numbers(text, lang) else frozenset()
     return read
 
 
@@ -343,13 +344,26 @@ def _coverage(claim: _Text, other: set[str]) -> tuple[float, float]:
 
 
 def _lcs(a: list[str], b: list[str]) -> int:
-    if not a or not b:
+    """Length of the longest common subsequence. A stem found on one side only can never be part
+    of it, so both sides are first cut to their shared stems (same length, far fewer steps: a
+    window holds many words the claim lacks)."""
+    shared = set(a) & set(b)
+    if not shared:
         return 0
+    a = [x for x in a if x in shared]
+    b = [y for y in b if y in shared]
     previous = [0] * (len(b) + 1)
     for x in a:
         current = [0]
+        left = 0
         for j, y in enumerate(b):
-            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+            if x == y:
+                left = previous[j] + 1
+            else:
+                up = previous[j + 1]
+                if up > left:
+                    left = up
+            current.append(left)
         previous = current
     return previous[-1]
 
@@ -365,8 +379,18 @@ def _antonym(claim: frozenset[str], window: frozenset[str]) -> bool:
     return False
 
 
-def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[list[float], Alignment]:
-    """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window."""
+def passage_numbers(passage: str, lang: str, analysed: frozenset[float] | None = None) -> frozenset[float]:
+    """The numbers of a passage; ``analysed``: those its analysis for the rules already read
+    (every sentence tokenised), so the passage is not tokenised a second time."""
+    if analysed is None:
+        return _passage_numbers(passage, lang)
+    return analysed if _may_hold_numbers(passage, lang) else frozenset()
+
+
+def features(claim: str, passage: str, lang: str, rule_status: str,
+             numbers_read: frozenset[float] | None = None) -> tuple[list[float], Alignment]:
+    """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window.
+    ``numbers_read``: the passage's numbers when its analysis already holds them."""
     c = _read(claim, lang)
     p, _ = _passage(passage, lang)
     best = align(claim, passage, lang)
@@ -383,7 +407,7 @@ def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[lis
     claim_total = sum(c.weights.values()) or 1.0
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
-    matched = len(numbers & _passage_numbers(passage, lang)) / len(numbers) if numbers else 0.0
+    matched = len(numbers & passage_numbers(passage, lang, numbers_read)) / len(numbers) if numbers else 0.0
     neg_claim = _has(c.words, _NEGATION)
     neg_best = _has(w.words, _NEGATION)
     window_text = passage[best.start : best.end].lower()
