@@ -42,19 +42,25 @@ _PART_CONJ = {
 
 
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
-    stop = lx.STOPWORDS[lang]
-    polar = _POLARITY_WORDS[lang]
     out = []
     for index, tok in enumerate(toks, start=offset):
         if tok.kind != W or index in used:
             continue
-        word = tok.text
-        if word in stop or word in polar or len(word) == 1 or word.endswith("n't"):
-            continue
-        if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
-            continue
-        out.append(_stem(word, lang))
+        stem = _content_stem(tok.text, lang)
+        if stem is not None:
+            out.append(stem)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _content_stem(word: str, lang: str) -> str | None:
+    """The stem of a content word; None for a stop word, a polarity word or a single letter
+    (a per-word cache: words recur across every text)."""
+    if word in lx.STOPWORDS[lang] or word in _POLARITY_WORDS[lang] or len(word) == 1 or word.endswith("n't"):
+        return None
+    if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
+        return None
+    return _stem(word, lang)
 
 
 def _drop_replaced(inherited: set[str], own: set[str], lang: str) -> set[str]:
