@@ -173,7 +173,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             segment = Segment(
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
-                words=sum(1 for t in seg_toks if t.kind in (W, NUM)),
+                words=word_counts[b] - word_counts[a],  # words and numbers of the segment
             )
             if not own:
                 pending_empty.append(segment)
