@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -141,3 +144,45 @@ def test_cascade_asks_the_real_model_only_where_the_builtin_judge_is_unsure(loca
     failed = {(a.claim_text_hash, a.passage_version_id) for a in JudgeAttempt.objects.filter(judge="cascade")}
     answered = {(j.claim_text_hash, j.passage_version_id) for j in stored if not j.heuristic}
     assert len(failed | answered) >= 1, "the model was asked about the pair the built-in judge could not decide"
+
+
+def test_the_readme_local_model_commands_run_as_written(tmp_path: Path) -> None:
+    """The README's "Judging with a local GGUF model" block: serve_local_judge prints the URL, the
+    exports point judge_claim at it, and a verdict comes back from the model (or the cascade's
+    built-in judge when it is sure)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### Judging with a local GGUF model.*?```sh\n(.*?)```", text, re.DOTALL)
+    assert block, "README has no local-model example"
+    lines = [line.split("  #")[0].strip() for line in block.group(1).splitlines()]
+    serve = next(shlex.split(line) for line in lines if "serve_local_judge" in line)
+    judge = next(shlex.split(line) for line in lines if "judge_claim" in line)
+    exports = dict(item.partition("=")[::2] for line in lines if line.startswith("export ")
+                   for item in shlex.split(line[len("export "):]))
+    assert serve[serve.index("--model") + 1].endswith(".gguf")
+    serve[serve.index("--model") + 1] = str(MODEL)
+    proc = subprocess.Popen([sys.executable, *serve[1:]], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        printed = dict(proc.stdout.readline().strip().partition("=")[::2] for _ in range(2))
+        assert set(printed) == {"OPENAI_BASE_URL", "CITECHECK_JUDGE_MODEL"}
+        exports.update(printed)  # the user copies what it printed
+        (tmp_path / "passage.txt").write_text("Express delivery takes 1 to 2 working days and costs £9.95. "
+                                              "Orders placed before 2 pm are dispatched the same day.", encoding="utf-8")
+        env = {**os.environ, **exports, "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
+               "REDIS_URL": "redis://127.0.0.1:1/0", "NO_PROXY": "127.0.0.1"}
+        for claim, expected_judge in (("Express delivery costs £9.95.", "builtin"),
+                                      ("Parcels ordered in the early afternoon leave the warehouse that day.", "openai")):
+            args = [str(ROOT / judge[1]), *judge[2:]]  # manage.py of the repository, run where passage.txt is
+            args[args.index("--claim") + 1] = claim
+            done = subprocess.run([sys.executable, *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+                                  timeout=600)
+            assert done.returncode == 0, done.stderr
+            verdict = json.loads(done.stdout)
+            assert verdict["judge"] == expected_judge, verdict
+            if verdict["status"] in BACKED:
+                assert verdict["span"] in (tmp_path / "passage.txt").read_text(encoding="utf-8")
+            assert verdict["status"] != "unavailable" or verdict["error"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
