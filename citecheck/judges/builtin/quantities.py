@@ -76,8 +76,8 @@ class _Extractor:
                 consumed = self._date_from_number(i) or self._number(i)
             elif tok.kind == W and tok.text in lx.MONTHS:
                 consumed = self._date_from_month(i)
-            if not consumed and tok.kind == W:
-                consumed = self._free(i)
+            if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
+                consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             i += max(consumed, 1)
         self.quantities.sort(key=lambda q: q.tok_start)
         return self.quantities

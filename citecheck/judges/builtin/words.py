@@ -21,7 +21,9 @@ _FOLD = str.maketrans(
 
 
 def _fold(word: str) -> str:
-    return word.lower().translate(_FOLD)
+    lowered = word.lower()
+    # Every character _FOLD maps is outside ASCII: an ASCII word (most English) needs no table walk.
+    return lowered if lowered.isascii() else lowered.translate(_FOLD)
 
 
 _TOKEN_RE = re.compile(
@@ -80,7 +82,9 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     for match in _TOKEN_RE.finditer(text):
         kind = match.lastgroup
         raw = match.group()
-        start, end = match.start() + base, match.end() + base
+        start, end = match.span()
+        if base:
+            start, end = start + base, end + base
         if kind == "ident":
             toks.append(_Tok(W, _fold(raw), start, end))
         elif kind == "word":

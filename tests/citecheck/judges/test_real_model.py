@@ -1,9 +1,9 @@
-"""The LLM judge against a real instruction-tuned model (issue 13), when one is running.
+"""The LLM judge against a real instruction-tuned model of your choice (issue 13), when one is running.
 
-No model can be installed here from a package registry (llama-cpp-python is published as source
-only, and the only GGUF model found on PyPI, Gemma 3 270M, is a base model, not instruction-tuned),
-and nothing may be fetched from a model hub. So this test runs only when a real OpenAI-compatible
-server is named: ``CITECHECK_REAL_MODEL_URL`` (its ``/v1`` base URL) and ``CITECHECK_REAL_MODEL``.
+The slow suite always runs the chain against SmolLM2-135M (tests/citecheck/judges/test_local_model.py, issue 24);
+that model is too small to judge well. This test is for a bigger one: it runs only when a real
+OpenAI-compatible server is named: ``CITECHECK_REAL_MODEL_URL`` (its ``/v1`` base URL, e.g. printed by
+``manage.py serve_local_judge --model FILE.gguf``) and ``CITECHECK_REAL_MODEL``.
 It then sends a dev subset of HealthVer through ``manage.py judge_claim --batch`` with
 ``OPENAI_BASE_URL`` and prints the figures; every answer must be a valid verdict or a recorded error.
 """
@@ -26,8 +26,8 @@ MODEL = os.environ.get("CITECHECK_REAL_MODEL", "")
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not (URL and MODEL), reason=(
-        "no real model: set CITECHECK_REAL_MODEL_URL and CITECHECK_REAL_MODEL to a running OpenAI-compatible "
-        "server (none can be installed from a package registry here; model hubs are never used)")),
+        "no real model named: set CITECHECK_REAL_MODEL_URL and CITECHECK_REAL_MODEL to a running OpenAI-compatible "
+        "server (e.g. manage.py serve_local_judge --model FILE.gguf; model hubs are never used)")),
     pytest.mark.skipif(not DATA.is_file(), reason="../shared/data/judge-eval is absent"),
 ]
 
