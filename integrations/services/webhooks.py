@@ -11,18 +11,14 @@ import hashlib
 import hmac
 import json
 import logging
-import socket
 import time
-import urllib.error
-import urllib.request
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from citecheck.netguard import NetPolicy, address_block_reason, classify_url
+from citecheck.linkcheck import LinkCheckConfig, config_from_settings, post_url
 from dispatch.services import RetryLater, work_request
 from integrations.models import DeliveryStatus, Integration, WebhookAttempt, WebhookDelivery
 
@@ -84,22 +80,10 @@ def webhook_evidence_retracted(*, passage_version_ids: list[int], cause: str) ->
         )
 
 
-def _refusal(url: str) -> str | None:
-    policy = NetPolicy.build(settings.CITECHECK_FETCH_ALLOW_NETWORKS, settings.CITECHECK_FETCH_ALLOWED_PORTS)
-    check = classify_url(url, policy)
-    if not check.ok:
-        return check.reason
-    parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        infos = socket.getaddrinfo(parts.hostname or "", port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        return f"cannot resolve {parts.hostname}: {exc}"
-    for info in infos:
-        reason = address_block_reason(str(info[4][0]), port, policy)
-        if reason:
-            return reason
-    return None
+def webhook_client_config() -> LinkCheckConfig:
+    """The guarded client's limits for webhooks: the fetcher's SSRF policy and ports, the
+    webhook timeout."""
+    return config_from_settings(settings, timeout=float(settings.CITECHECK_WEBHOOK_TIMEOUT), concurrency=1, host_concurrency=1)
 
 
 def webhook_deliver(*, delivery_id: int) -> str:
@@ -112,28 +96,17 @@ def webhook_deliver(*, delivery_id: int) -> str:
     number = delivery.attempts + 1
     body = json.dumps(delivery.payload | {"delivery_id": delivery.pk}, separators=(",", ":"), sort_keys=True).encode()
     timestamp = int(time.time())
-    started = time.monotonic()
-    status_code: int | None = None
-    error = _refusal(integration.webhook_url) or ""
-    if not error:
-        request = urllib.request.Request(  # noqa: S310 - http(s) only, checked by _refusal
-            integration.webhook_url, data=body, method="POST",
-            headers={
-                "Content-Type": "application/json", "User-Agent": "Citecheck-Webhook/1",
-                "Citecheck-Event": delivery.event, "Citecheck-Delivery": str(delivery.pk),
-                "Citecheck-Timestamp": str(timestamp),
-                "Citecheck-Signature": webhook_signature(secret=integration.webhook_secret, timestamp=timestamp, body=body),
-            },
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=settings.CITECHECK_WEBHOOK_TIMEOUT) as response:  # noqa: S310
-                status_code = response.status
-        except urllib.error.HTTPError as exc:
-            status_code, error = exc.code, f"HTTP {exc.code}"
-        except (urllib.error.URLError, OSError) as exc:
-            error = str(getattr(exc, "reason", exc))[:500]
-    ok = status_code is not None and 200 <= status_code < 300
-    elapsed = int((time.monotonic() - started) * 1000)
+    headers = {
+        "Content-Type": "application/json", "User-Agent": "Citecheck-Webhook/1",
+        "Citecheck-Event": delivery.event, "Citecheck-Delivery": str(delivery.pk),
+        "Citecheck-Timestamp": str(timestamp),
+        "Citecheck-Signature": webhook_signature(secret=integration.webhook_secret, timestamp=timestamp, body=body),
+    }
+    # The one guarded client: URL rules, one resolution, only allowed addresses connected to,
+    # no redirects followed; its error text says what the guard refused and nothing more.
+    result = post_url(integration.webhook_url, body, headers, webhook_client_config())
+    status_code, error, elapsed = result.status_code, result.error[:500], result.elapsed_ms
+    ok = result.ok
     with transaction.atomic():
         WebhookAttempt.objects.create(delivery=delivery, number=number, status_code=status_code, error=error, elapsed_ms=elapsed)
         delivery.attempts = number
