@@ -73,15 +73,29 @@ class ExportChange(models.Model):
 
 
 class Idempotency(models.Model):
-    """The answer a request with an Idempotency-Key created, per caller."""
+    """The answer a request with an Idempotency-Key created, per integration (a desk session's
+    keys are per user), with the SHA-256 of the request body: the same key with another body is
+    refused (422), not answered with the first answer."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    integration = models.ForeignKey("Integration", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
+    body_sha256 = models.CharField(max_length=64, blank=True)
     answer = models.ForeignKey("claims.Answer", on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_idempotency_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["integration", "key"], name="one_answer_per_integration_key"),
+            models.UniqueConstraint(fields=["user", "key"], condition=models.Q(integration__isnull=True), name="one_answer_per_session_key"),
+        ]
+
+
+class IntegrationAnswer(models.Model):
+    """Which integration submitted an answer: its tokens read, trace and replay only these."""
+
+    answer = models.OneToOneField("claims.Answer", on_delete=models.CASCADE, related_name="integration_link")
+    integration = models.ForeignKey(Integration, on_delete=models.CASCADE, related_name="answer_links")
 
 
 class DeliveryStatus(models.TextChoices):

@@ -46,9 +46,9 @@ def webhook_answer_verified(*, answer_id: int) -> None:
     from claims.models import Answer
 
     answer = Answer.objects.filter(pk=answer_id).first()
-    if answer is None or answer.submitted_by_id is None or answer.verified_at is None:
+    if answer is None or answer.verified_at is None:
         return
-    for integration in Integration.objects.filter(user_id=answer.submitted_by_id).exclude(webhook_url=""):
+    for integration in Integration.objects.filter(answer_links__answer_id=answer.pk).exclude(webhook_url=""):
         webhook_event(
             integration=integration, event="answer.verified",
             payload={"answer_id": answer.pk, "state": answer.state, "wording": answer.state_wording,
@@ -57,23 +57,24 @@ def webhook_answer_verified(*, answer_id: int) -> None:
 
 
 def webhook_evidence_retracted(*, passage_version_ids: list[int], cause: str) -> None:
-    """Tell every integration whose answers cited these passage versions that they were retracted."""
+    """Tell every integration whose answers cited these passage versions that they were retracted
+    (each integration hears only of its own answers)."""
     from claims.models import Citation
 
     rows = (
-        Citation.objects.filter(passage_version_id__in=passage_version_ids, claim__answer__submitted_by__isnull=False)
-        .values_list("claim__answer__submitted_by_id", "claim__answer_id", "passage_version_id")
+        Citation.objects.filter(passage_version_id__in=passage_version_ids, claim__answer__integration_link__isnull=False)
+        .values_list("claim__answer__integration_link__integration_id", "claim__answer_id", "passage_version_id")
         .distinct()
     )
-    per_user: dict[int, tuple[set[int], set[int]]] = {}
-    for user_id, answer_id, pv_id in rows:
-        answers, pvs = per_user.setdefault(user_id, (set(), set()))
+    per_integration: dict[int, tuple[set[int], set[int]]] = {}
+    for integration_id, answer_id, pv_id in rows:
+        answers, pvs = per_integration.setdefault(integration_id, (set(), set()))
         answers.add(answer_id)
         pvs.add(pv_id)
-    if not per_user:
+    if not per_integration:
         return
-    for integration in Integration.objects.filter(user_id__in=per_user).exclude(webhook_url=""):
-        answers, pvs = per_user[integration.user_id]
+    for integration in Integration.objects.filter(pk__in=per_integration).exclude(webhook_url=""):
+        answers, pvs = per_integration[integration.pk]
         webhook_event(
             integration=integration, event="evidence.retracted",
             payload={"cause": cause, "passage_version_ids": sorted(pvs), "answer_ids": sorted(answers)},
