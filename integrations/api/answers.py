@@ -12,8 +12,8 @@ from ninja import Header, Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
 from integrations.api.auth import ApiAuth
-from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.api.errors import ApiError
+from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.models import Idempotency, Integration, IntegrationAnswer
 from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids
 from reviews.audit import permission_require
