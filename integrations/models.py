@@ -15,7 +15,8 @@ class Scope(models.TextChoices):
 
 class Integration(models.Model):
     """One integrating system (a bot). Its tokens act on behalf of its service user, so the
-    usual role permissions apply to everything it does."""
+    usual role permissions apply to everything it does. Changed only through the services in
+    `integrations.services.integrations` (audited)."""
 
     name = models.CharField(max_length=100, unique=True)
     user = models.ForeignKey(
@@ -23,8 +24,9 @@ class Integration(models.Model):
         help_text="The service user the integration acts as; its roles decide what it may do.",
     )
     webhook_url = models.URLField(max_length=2048, blank=True, help_text="Where signed events are POSTed (http/https).")
-    webhook_secret = models.CharField(max_length=100, blank=True, help_text="HMAC-SHA256 key of the webhook signature.")
+    webhook_secret = models.CharField(max_length=100, blank=True, help_text="HMAC-SHA256 key of the webhook signature (generated, shown once).")
     created_at = models.DateTimeField(auto_now_add=True)
+    disabled_at = models.DateTimeField(null=True, blank=True, help_text="Set when switched off: its tokens are refused, no webhook is sent.")
 
     class Meta:
         ordering = ["name"]

@@ -33,7 +33,7 @@ def webhook_signature(*, secret: str, timestamp: int, body: bytes) -> str:
 def webhook_event(*, integration: Integration, event: str, payload: dict[str, Any]) -> WebhookDelivery | None:
     """Queue one event for an integration (no-op without a webhook URL). Call inside the
     transaction of the change: the delivery is sent only if it commits."""
-    if not integration.webhook_url:
+    if not integration.webhook_url or integration.disabled_at is not None:
         return None
     with transaction.atomic():
         delivery = WebhookDelivery.objects.create(integration=integration, event=event, payload={"event": event, **payload})
@@ -105,9 +105,12 @@ def webhook_deliver(*, delivery_id: int) -> str:
     }
     # The one guarded client: URL rules, one resolution, only allowed addresses connected to,
     # no redirects followed; its error text says what the guard refused and nothing more.
-    result = post_url(integration.webhook_url, body, headers, webhook_client_config())
-    status_code, error, elapsed = result.status_code, result.error[:500], result.elapsed_ms
-    ok = result.ok
+    if not integration.webhook_secret:
+        # Never sign with an empty key: a receiver could not tell our events from anyone's.
+        status_code, error, elapsed, ok = None, "no webhook secret: rotate the secret in the admin", 0, False
+    else:
+        result = post_url(integration.webhook_url, body, headers, webhook_client_config())
+        status_code, error, elapsed, ok = result.status_code, result.error[:500], result.elapsed_ms, result.ok
     with transaction.atomic():
         WebhookAttempt.objects.create(delivery=delivery, number=number, status_code=status_code, error=error, elapsed_ms=elapsed)
         delivery.attempts = number
