@@ -37,7 +37,12 @@ def _id(value: int, field: str) -> int:
     return value
 
 
-def _source_json(source: Any) -> dict[str, Any]:
+def _desk_user(request: HttpRequest) -> bool:
+    """A desk session (not a token): block reasons are for desk users only."""
+    return getattr(request, "api_token", None) is None
+
+
+def _source_json(source: Any, *, show_block_reasons: bool = True) -> dict[str, Any]:
     from dispatch.selectors import work_status
     from reviews.models import AuditLog
     from sources.models import Stage
@@ -46,6 +51,8 @@ def _source_json(source: Any) -> dict[str, Any]:
         AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
         .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
     )
+    if not show_block_reasons:
+        stages = [{**row, "reason": ""} if Stage.BLOCKED in (row["from_state"], row["to_state"]) else row for row in stages]
     return {
         "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
         "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,
@@ -112,7 +119,7 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
     source = Source.objects.filter(pk=_id(source_id, "source_id")).first()
     if source is None:
         raise NotFound(f"no source {source_id}", field="source_id")
-    return _source_json(source)
+    return _source_json(source, show_block_reasons=_desk_user(request))
 
 
 @router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
@@ -140,10 +147,10 @@ def version_activate_view(request: HttpRequest, version_id: int, payload: Activa
     return {"source_version_id": version.pk, "is_active": version.is_active}
 
 
-def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any]:
+def _block_json(switch: Any, affected: list[int] | None = None, *, show_reason: bool = True) -> dict[str, Any]:
     return {
         "block_id": switch.pk, "target": switch.target, "source_id": switch.source_id, "domain": switch.domain,
-        "passage_id": switch.passage_id, "reason": switch.reason, "blocked_at": switch.blocked_at.isoformat(),
+        "passage_id": switch.passage_id, "reason": switch.reason if show_reason else "", "blocked_at": switch.blocked_at.isoformat(),
         "lifted_at": switch.lifted_at.isoformat() if switch.lifted_at else None, "affected_answers": affected,
     }
 
@@ -178,7 +185,10 @@ def blocks_list(request: HttpRequest) -> Any:
     from reviews.models import BlockSwitch
 
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
-    return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
+    # A token sees the reasons of the blocks its own service user applied; the others are for desk users.
+    desk = _desk_user(request)
+    return [_block_json(s, show_reason=desk or s.blocked_by_id == request.user.pk)
+            for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
 
 @router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},

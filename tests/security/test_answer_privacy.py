@@ -104,3 +104,14 @@ def test_idempotency_keys_are_per_integration_and_a_different_body_is_a_422(bots
     assert Answer.objects.count() == 2
     again = _submit(a, evidence, **{"Idempotency-Key": "order-1"}).json()
     assert again["answer_id"] == first["answer_id"] and again["idempotent_replay"] is True
+
+
+def test_block_reasons_are_not_shown_to_other_integrations(bots: tuple[Api, Api], evidence: Any) -> None:
+    from reviews.services import block_apply
+
+    a, b = bots
+    block_apply(actor=None, target="source", reason=REASON, source_id=evidence.passage.source_id)
+    for response in (b.get("/blocks"), b.get(f"/sources/{evidence.passage.source_id}")):
+        assert response.status_code == 200, response.content
+        assert "7731" not in response.content.decode()
+    assert b.get("/blocks").json()[0]["source_id"] == evidence.passage.source_id
