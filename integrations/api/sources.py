@@ -47,10 +47,10 @@ def _source_json(source: Any, *, show_block_reasons: bool = True) -> dict[str, A
     from reviews.models import AuditLog
     from sources.models import Stage
 
-    stages = (
-        AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
+    stages: list[dict[str, Any]] = [
+        dict(row) for row in AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
         .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
-    )
+    ]
     if not show_block_reasons:
         stages = [{**row, "reason": ""} if Stage.BLOCKED in (row["from_state"], row["to_state"]) else row for row in stages]
     return {
