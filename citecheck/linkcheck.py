@@ -47,6 +47,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
 from citecheck.netguard import NetPolicy, address_block_reason, classify_url, url_host
+from citecheck.urlnorm import registrable_domain
 
 logger = logging.getLogger(__name__)
 
@@ -84,14 +85,9 @@ SUCCESS_STATES = frozenset(
     {LinkState.OK, LinkState.REDIRECT_PERMANENT, LinkState.REDIRECT_TEMPORARY}
 )
 # The page is missing: suspend the evidence at once.
-DEAD_STATES = frozenset({LinkState.NOT_FOUND, LinkState.GONE})
 # Probably passing: mark "temporarily unverified" and retry with `backoff_delay`.
 TRANSIENT_STATES = frozenset(
     {LinkState.RATE_LIMITED, LinkState.SERVER_ERROR, LinkState.TIMEOUT, LinkState.CONNECTION_ERROR}
-)
-# Needs a person: client_error, redirect_loop, too_large (blocked/invalid_url: never fetched).
-ATTENTION_STATES = frozenset(
-    {LinkState.CLIENT_ERROR, LinkState.REDIRECT_LOOP, LinkState.TOO_LARGE}
 )
 
 
@@ -165,7 +161,6 @@ def _is_ip(host: str) -> bool:
 def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
     """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
     (domain -> the reason it was blocked, may be empty)."""
-    from citecheck.urlnorm import registrable_domain
 
     names = {name.strip().lower().rstrip("."): reason for name, reason in blocked.items() if name.strip()}
 
@@ -224,10 +219,6 @@ class LinkCheckResult:
     @property
     def is_success(self) -> bool:
         return self.state in SUCCESS_STATES
-
-    @property
-    def is_dead(self) -> bool:
-        return self.state in DEAD_STATES
 
     @property
     def is_transient(self) -> bool:
@@ -525,8 +516,6 @@ def gap_for(host: str, gaps: Mapping[str, float], default: float) -> float:
     if host in gaps:
         return gaps[host]
     if gaps:
-        from citecheck.urlnorm import registrable_domain
-
         return gaps.get(registrable_domain(host), default)
     return default
 
@@ -560,8 +549,6 @@ class LinkChecker:
         config = self.config
         if config.host_gaps:
             # Load the public-suffix list now, not in the middle of spacing requests.
-            from citecheck.urlnorm import registrable_domain
-
             registrable_domain("example.com")
         connector = aiohttp.TCPConnector(
             limit=config.concurrency,

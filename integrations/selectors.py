@@ -16,7 +16,16 @@ from citecheck.errors import InvalidInput
 from integrations.models import ExportChange
 from reviews.models import SiteSwitch
 from sources.models import EvidenceStatus, PassageVersion, Priority, VersionPassage
-from sources.selectors import CITED_KINDS, DomainRules, citable_filter, link_for, link_html, safe_link, url_domain
+from sources.selectors import (
+    CITED_KINDS,
+    DomainRules,
+    citable_filter,
+    link_for,
+    link_html,
+    passage_usabilities,
+    safe_link,
+    url_domain,
+)
 
 
 class TombstoneReason:
@@ -238,8 +247,6 @@ _BLOCKED_CHANGE = {"blocked": "This evidence is blocked.", "block_lifted": "A bl
 
 def blocked_passage_version_ids(ids: list[int]) -> set[int]:
     """Of these passage versions, the ones that are blocked now (passage, version, source or domain)."""
-    from sources.selectors import passage_usabilities
-
     pvs = list(PassageVersion.objects.filter(pk__in=set(ids)).select_related("passage__source"))
     return {pk for pk, state in passage_usabilities(pvs).items() if state == "blocked"}
 

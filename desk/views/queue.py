@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -37,12 +38,12 @@ def _filters(request: HttpRequest) -> QueueFilters:
     )
 
 
-def queue_page(request: HttpRequest) -> HttpResponse:
+def queue_page(request: HttpRequest) -> TemplateResponse:
     filters = _filters(request)
     queue = review_queue(filters=filters)
     mine = request.GET.get("assignee") == "me"
     return render_desk(
-        request, "admin/desk/queue.html", "Assigned to me" if mine else "Review queue",
+        request, "desk/queue.html", "Assigned to me" if mine else "Review queue",
         queue=queue, reviewers=_reviewers(), risks=RiskLevel.choices, categories=QueueCategory.choices,
         args=request.GET, mine=mine, here=request.get_full_path(),
     )
@@ -92,7 +93,7 @@ def item_thread_page(request: HttpRequest) -> HttpResponse:
     back = request.GET.get("back", "")
     item_url = back if back.startswith("/admin/") else reverse("admin:desk-queue")
     return render_desk(
-        request, "admin/desk/thread.html", f"Comments on “{title}”" if title else "Comments on a review item", item=key, thread=thread,
+        request, "desk/thread.html", f"Comments on “{title}”" if title else "Comments on a review item", item=key, thread=thread,
         comment_form=CommentForm(initial={"item": key}), reviewers=_reviewers(), item_title=title, item_url=item_url,
         here=request.get_full_path(),
     )

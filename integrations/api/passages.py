@@ -13,6 +13,7 @@ from ninja import Query, Router
 from pydantic import Field
 
 from citecheck.errors import InvalidInput
+from claims.citations import citations_check
 from integrations.api.auth import ApiAuth, optional_identity
 from integrations.api.errors import ApiError, throttled
 from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
@@ -75,7 +76,6 @@ def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
     limits of POST /answers apply to every caller, and inline sources have a size limit
     (CITECHECK_CHECK_SOURCES_MAX_CHARS); anonymous callers get CITECHECK_ANON_RATE_PER_MINUTE
     checks a minute per client address (429 + Retry-After after that)."""
-    from claims.citations import citations_check
 
     sources = payload.sources
     user = None

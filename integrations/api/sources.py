@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
+from dispatch.selectors import work_status
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import (
     ActivateIn,
@@ -25,6 +26,10 @@ from integrations.api.schemas import (
     VersionOut,
 )
 from reviews.audit import permission_require
+from reviews.models import AuditLog, BlockSwitch
+from reviews.services import block_apply, block_lift
+from sources.models import Passage, PassageVersion, Source, Stage
+from sources.services import source_refetch, source_register, version_activate
 
 router = Router(tags=["sources and blocks"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
@@ -43,10 +48,6 @@ def _desk_user(request: HttpRequest) -> bool:
 
 
 def _source_json(source: Any, *, show_block_reasons: bool = True) -> dict[str, Any]:
-    from dispatch.selectors import work_status
-    from reviews.models import AuditLog
-    from sources.models import Stage
-
     stages: list[dict[str, Any]] = [
         dict(row) for row in AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
         .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
@@ -76,8 +77,6 @@ def _source_json(source: Any, *, show_block_reasons: bool = True) -> dict[str, A
 
 
 def _register(user: Any, row: SourceIn) -> Any:
-    from sources.services import source_register
-
     return source_register(actor=user, url=row.url, title=row.title, document_type=row.document_type, language=row.language,
                            owner=row.owner, priority=row.priority, risk_level=row.risk_level)
 
@@ -113,8 +112,6 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
 @router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
-    from sources.models import Source
-
     permission_require(actor=request.user, perm="sources.view_source", action="source_read")
     source = Source.objects.filter(pk=_id(source_id, "source_id")).first()
     if source is None:
@@ -124,12 +121,9 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
 
 @router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
-    from sources.services import source_refetch
-
     permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
     with transaction.atomic():
         source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
-    from dispatch.selectors import work_status
 
     # After commit: "queued" once Redis took the job, "delayed" (with the message) when it did not.
     return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
@@ -138,8 +132,6 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
 @router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
              summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
-    from sources.services import version_activate
-
     permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
     with transaction.atomic():
         version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
@@ -161,8 +153,6 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
     `domain` → domain, `passage` → passage_id (stable), `passage_version` → passage_version_id
     (blocks its passage across versions). Lists the answers that cited the blocked evidence."""
-    from reviews.services import block_apply
-    from sources.models import Passage, PassageVersion, Source
 
     needed = {"source": "source_id", "domain": "domain", "passage": "passage_id", "passage_version": "passage_version_id"}[payload.target]
     if not getattr(payload, needed):
@@ -182,8 +172,6 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
 
 @router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
-    from reviews.models import BlockSwitch
-
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
     # A token sees the reasons of the blocks its own service user applied; the others are for desk users.
     desk = _desk_user(request)
@@ -194,8 +182,6 @@ def blocks_list(request: HttpRequest) -> Any:
 @router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
              summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
-    from reviews.services import block_lift
-
     permission_require(actor=request.user, perm="sources.approve_source", action="block_lift")
     with transaction.atomic():
         switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)

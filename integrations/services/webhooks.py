@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citecheck.linkcheck import LinkCheckConfig, config_from_settings, post_url
+from claims.models import Answer, Citation
 from dispatch.services import RetryLater, work_request
 from integrations.models import DeliveryStatus, Integration, WebhookAttempt, WebhookDelivery
 
@@ -43,8 +44,6 @@ def webhook_event(*, integration: Integration, event: str, payload: dict[str, An
 
 def webhook_answer_verified(*, answer_id: int) -> None:
     """Tell the integration that submitted an answer that its verification finished."""
-    from claims.models import Answer
-
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None or answer.verified_at is None:
         return
@@ -59,8 +58,6 @@ def webhook_answer_verified(*, answer_id: int) -> None:
 def webhook_evidence_retracted(*, passage_version_ids: list[int], cause: str) -> None:
     """Tell every integration whose answers cited these passage versions that they were retracted
     (each integration hears only of its own answers)."""
-    from claims.models import Citation
-
     rows = (
         Citation.objects.filter(passage_version_id__in=passage_version_ids, claim__answer__integration_link__isnull=False)
         .values_list("claim__answer__integration_link__integration_id", "claim__answer_id", "passage_version_id")

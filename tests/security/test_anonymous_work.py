@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
+from integrations import throttle
+
 pytestmark = pytest.mark.django_db
 
 SOURCES = "[1] Delivery terms\nExpress delivery takes 1 to 2 working days."
@@ -17,8 +19,6 @@ ANSWER = "Express delivery takes 1 to 2 working days [1]."
 
 @pytest.fixture(autouse=True)
 def _fresh_counters(redis_conn: Any) -> None:
-    from integrations import throttle
-
     throttle._paused_until = 0.0
 
 

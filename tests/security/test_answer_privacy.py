@@ -9,6 +9,10 @@ from typing import Any
 
 import pytest
 
+from claims.models import Answer
+from integrations import throttle
+from reviews.services import block_apply
+from sources.models import PassageVersion
 from tests.integrations.conftest import Api, build_source, error_of, make_token, service_user
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +26,6 @@ def evidence(db: None) -> Any:
     _, _ = build_source(url="https://shop.example.com/delivery", title="Delivery terms", passages=[
         ("Express delivery", "express", f"Express delivery takes 1 to 2 working days and {SECRET_TEXT}."),
     ])
-    from sources.models import PassageVersion
 
     return PassageVersion.objects.get()
 
@@ -30,8 +33,6 @@ def evidence(db: None) -> Any:
 @pytest.fixture
 def bots(client: Any, redis_conn: Any) -> tuple[Api, Api]:
     """Two integrations, each with its own service user (both Editors, read_evidence on)."""
-    from integrations import throttle
-
     throttle._paused_until = 0.0
     a = Api(client=client, token=make_token(service_user("bot-a", "Editor")))
     b = Api(client=client, token=make_token(service_user("bot-b", "Editor")))
@@ -65,8 +66,6 @@ def test_a_desk_viewer_still_sees_every_answer(bots: tuple[Api, Api], evidence: 
 
 
 def test_blocked_text_span_and_reason_never_leave_through_the_api(bots: tuple[Api, Api], evidence: Any, run_jobs: Any) -> None:
-    from reviews.services import block_apply
-
     a, _ = bots
     answer_id = _submit(a, evidence).json()["answer_id"]
     run_jobs()
@@ -90,8 +89,6 @@ def test_blocked_text_span_and_reason_never_leave_through_the_api(bots: tuple[Ap
 
 
 def test_idempotency_keys_are_per_integration_and_a_different_body_is_a_422(bots: tuple[Api, Api], evidence: Any) -> None:
-    from claims.models import Answer
-
     a, b = bots
     first = _submit(a, evidence, **{"Idempotency-Key": "order-1"}).json()
     other = _submit(b, evidence, **{"Idempotency-Key": "order-1"})
@@ -107,8 +104,6 @@ def test_idempotency_keys_are_per_integration_and_a_different_body_is_a_422(bots
 
 
 def test_block_reasons_are_not_shown_to_other_integrations(bots: tuple[Api, Api], evidence: Any) -> None:
-    from reviews.services import block_apply
-
     a, b = bots
     block_apply(actor=None, target="source", reason=REASON, source_id=evidence.passage.source_id)
     for response in (b.get("/blocks"), b.get(f"/sources/{evidence.passage.source_id}")):

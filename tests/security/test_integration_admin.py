@@ -12,6 +12,11 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
+from citecheck.errors import InvalidInput
+from claims.models import WordingTemplate
+from claims.services.wording import wording_template_update
+from integrations.models import Integration
+from reviews.models import AuditLog
 from tests.integrations.conftest import service_user
 
 pytestmark = pytest.mark.django_db
@@ -41,17 +46,12 @@ def _post(admin_client: Any, url: str, *, name: str, user: Any, webhook_url: str
 
 @pytest.mark.parametrize("url", ["ftp://hooks.example.com/x", "http://127.0.0.1:8080/hook", "http://169.254.169.254/", "http://[::1]/", "file:///etc/passwd"])
 def test_the_admin_refuses_a_webhook_url_the_guard_refuses(admin_client: Any, url: str) -> None:
-    from integrations.models import Integration
-
     response = _post(admin_client, ADD, name="bot-a", user=service_user("bot-a", "Editor"), webhook_url=url, secret="x" * 32)
     assert not Integration.objects.filter(name="bot-a").exists(), f"{url} was saved"
     assert response.status_code == 200
 
 
 def test_changes_are_audited_with_from_and_to_and_the_secret_is_shown_once(admin_client: Any) -> None:
-    from integrations.models import Integration
-    from reviews.models import AuditLog
-
     first, second = service_user("bot-a", "Editor"), service_user("bot-b", "Viewer")
     with override_settings(CITECHECK_FETCH_ALLOW_NETWORKS=[]):
         created = _post(admin_client, ADD, name="bot-a", user=first, webhook_url="https://hooks.example.com/a", secret="")
@@ -84,10 +84,6 @@ def test_the_service_user_is_picked_by_name(admin_client: Any) -> None:
 
 
 def test_a_wording_template_has_a_length_limit(editor: Any) -> None:
-    from citecheck.errors import InvalidInput
-    from claims.models import WordingTemplate
-    from claims.services.wording import wording_template_update
-
     template = WordingTemplate.objects.first()
     assert template is not None
     before = template.text

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
+from integrations import throttle
+from reviews.models import AuditLog
 from tests.integrations.conftest import make_token, service_user
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +23,6 @@ ATTACKER, PERSON = "127.0.0.2", "127.0.0.1"
 
 @pytest.fixture(autouse=True)
 def _fresh_counters(redis_conn: Any) -> Any:
-    from integrations import throttle
-
     throttle._paused_until = 0.0
     with override_settings(CITECHECK_AUTH_FAILURES_MAX=5, CITECHECK_AUTH_LOCKOUT_SECONDS=900):
         yield
@@ -34,8 +34,6 @@ def _login(address: str, username: str, password: str, **meta: str) -> Any:
 
 
 def test_wrong_passwords_from_one_address_do_not_lock_the_person_out_elsewhere(approver: Any) -> None:
-    from reviews.models import AuditLog
-
     for _ in range(5):
         assert _login(ATTACKER, "approver", "guess").status_code == 200
     assert _login(ATTACKER, "approver", "pw-approver").status_code == 429, "the address that failed is locked out"

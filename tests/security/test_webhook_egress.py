@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
+from integrations.models import Integration, WebhookAttempt
+from integrations.services.webhooks import webhook_deliver, webhook_event
 from tests.integrations.conftest import service_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,9 +70,6 @@ def servers() -> Iterator[list[Server]]:
 
 def _deliver(url: str) -> Any:
     """One webhook event for a new integration, delivered by the job's service; the attempt row."""
-    from integrations.models import Integration, WebhookAttempt
-    from integrations.services.webhooks import webhook_deliver, webhook_event
-
     integration = Integration.objects.create(name="bot-a", user=service_user("bot-a", "Editor"), webhook_url=url, webhook_secret="k" * 32)
     delivery = webhook_event(integration=integration, event="answer.verified", payload={"answer_id": 1})
     assert delivery is not None

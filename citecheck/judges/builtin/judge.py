@@ -140,7 +140,7 @@ class BuiltinJudge:
 
 
 class RulesJudge(BuiltinJudge):
-    """The rules alone (the built-in judge of issue 6): the baseline the benchmark compares with."""
+    """The rules alone (the built-in judge before the combiner): the baseline the benchmark compares with."""
 
     model = "rules"
     prompt_version = "builtin-1"

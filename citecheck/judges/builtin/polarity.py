@@ -98,10 +98,6 @@ _POLARITY_WORDS = {
 }
 
 
-def _is_polarity_word(word: str, lang: str) -> bool:
-    return word in _POLARITY_WORDS[lang] or word.endswith("n't")
-
-
 def _merge_polarity(polarities: Sequence[Polarity]) -> Polarity:
     signalled = [p for p in polarities if p.signal]
     if not signalled:

@@ -31,9 +31,6 @@ class Quantity:
     head: frozenset[str] = frozenset()
     text: str = ""
 
-    def describe(self) -> str:
-        return self.text
-
 
 def _twelve_hour(hour: float, half: str) -> float:
     if half == "pm" and hour < 12:
@@ -339,7 +336,7 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 
 # --- comparing quantities --------------------------------------------------------------------
 
-MATCH, MISMATCH, WITHIN, INCOMPARABLE = "match", "mismatch", "within", "incomparable"
+MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:

@@ -155,7 +155,7 @@ class RuleOutcome:
 
 
 def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, int] | None = None) -> RuleOutcome:
-    """The rules of issue 6: every content word of a claim's segment must be in one passage segment;
+    """The rules: every content word of a claim's segment must be in one passage segment;
     quantities, dates, negation and modal flips and contrast groups decide; any contradicted part
     makes the whole claim contradicted (never supported). ``window`` (start, end): read only that
     part of the passage; the span's offset is still in the whole passage."""
