@@ -100,12 +100,15 @@ def webhook_deliver(*, delivery_id: int) -> str:
         "Citecheck-Timestamp": str(timestamp),
         "Citecheck-Signature": webhook_signature(secret=integration.webhook_secret, timestamp=timestamp, body=body),
     }
-    # The one guarded client: URL rules, one resolution, only allowed addresses connected to,
-    # no redirects followed; its error text says what the guard refused and nothing more.
-    if not integration.webhook_secret:
+    disabled = integration.disabled_at is not None
+    if disabled:  # switched off after the event was queued: not sent, not retried
+        status_code, error, elapsed, ok = None, "the integration is disabled", 0, False
+    elif not integration.webhook_secret:
         # Never sign with an empty key: a receiver could not tell our events from anyone's.
         status_code, error, elapsed, ok = None, "no webhook secret: rotate the secret in the admin", 0, False
     else:
+        # The one guarded client: URL rules, one resolution, only allowed addresses connected to,
+        # no redirects followed; its error text says what the guard refused and nothing more.
         result = post_url(integration.webhook_url, body, headers, webhook_client_config())
         status_code, error, elapsed, ok = result.status_code, result.error[:500], result.elapsed_ms, result.ok
     with transaction.atomic():
@@ -113,7 +116,7 @@ def webhook_deliver(*, delivery_id: int) -> str:
         delivery.attempts = number
         if ok:
             delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, timezone.now()
-        elif number >= settings.CITECHECK_WEBHOOK_MAX_ATTEMPTS:
+        elif disabled or number >= settings.CITECHECK_WEBHOOK_MAX_ATTEMPTS:
             delivery.status = DeliveryStatus.FAILED
         delivery.save(update_fields=["attempts", "status", "delivered_at"])
     logger.info("webhook.attempt", extra={"delivery_id": delivery.pk, "attempt": number, "status_code": status_code, "error": error})

@@ -15,7 +15,11 @@ from django.test import override_settings
 from citecheck.errors import InvalidInput
 from claims.models import WordingTemplate
 from claims.services.wording import wording_template_update
+from integrations import throttle
 from integrations.models import Integration
+from integrations.services.integrations import integration_create, integration_disable
+from integrations.services.tokens import token_create
+from integrations.services.webhooks import webhook_deliver, webhook_event
 from reviews.models import AuditLog
 from tests.integrations.conftest import service_user
 
@@ -99,3 +103,20 @@ def test_the_api_reads_only_json_bodies(client: Any) -> None:
     refused = client.post("/api/v1/check-citations", data=body, content_type="text/plain")
     assert refused.status_code == 415, refused.content
     assert refused.json()["error"]["field"] == "Content-Type"
+
+
+def test_a_disabled_integration_gets_no_webhook_and_its_tokens_are_refused(client: Any, superuser: Any, redis_conn: Any) -> None:
+    throttle._paused_until = 0.0  # no lockout or Redis pause left by an earlier test
+    integration, secret = integration_create(actor=superuser, name="bot-a", service_user=service_user("bot-a", "Editor").username,
+                                             webhook_url="https://hooks.example.com/a")
+    _, token = token_create(actor=None, integration_id=integration.pk, scopes=["read_evidence"])
+    assert client.get("/api/v1/passages", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 200
+    pending = webhook_event(integration=integration, event="answer.verified", payload={"answer_id": 1})
+    assert pending is not None
+    integration_disable(actor=superuser, integration_id=integration.pk, reason="retired")
+    integration.refresh_from_db()
+    assert client.get("/api/v1/passages", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
+    assert webhook_event(integration=integration, event="answer.verified", payload={"answer_id": 2}) is None
+    assert webhook_deliver(delivery_id=pending.pk) == "failed", "a delivery queued before the switch is not sent"
+    assert AuditLog.objects.filter(action="integration_disable", to_state="disabled").exists()
+    assert secret not in str(list(AuditLog.objects.values_list("data", flat=True)))
