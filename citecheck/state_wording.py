@@ -103,10 +103,15 @@ def default_rows() -> list[tuple[str, str, str, str]]:
     return [(key, language, mode, text) for (language, mode), texts in DEFAULT_TEMPLATES.items() for key, text in texts.items()]
 
 
+MAX_TEMPLATE_CHARS = 2000
+
+
 def validate_template(text: str) -> list[str]:
     """Problems that make a template unusable (empty list = fine)."""
     if not text.strip():
         return ["the template is empty"]
+    if len(text) > MAX_TEMPLATE_CHARS:
+        return [f"the template is {len(text)} characters; the limit is {MAX_TEMPLATE_CHARS}"]
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError as exc:

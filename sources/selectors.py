@@ -233,19 +233,23 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
     )
 
 
-def source_detail(*, source_id: int) -> dict[str, Any]:
-    """One source as the API shows it: stages, the latest 50 versions and fetches, and its work status."""
+def source_detail(*, source_id: int, show_block_reasons: bool = True) -> dict[str, Any]:
+    """One source as the API shows it: stages, the latest 50 versions and fetches, and its work
+    status. A block's reason is for desk users: `show_block_reasons=False` blanks the reasons of
+    stage changes into and out of `blocked`."""
     source = Source.objects.filter(pk=source_id).first()
     if source is None:
         raise NotFound(f"no source {source_id}", field="source_id")
-    return source_json(source)
+    return source_json(source, show_block_reasons=show_block_reasons)
 
 
-def source_json(source: Source) -> dict[str, Any]:
-    stages = (
-        AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
+def source_json(source: Source, *, show_block_reasons: bool = True) -> dict[str, Any]:
+    stages: list[dict[str, Any]] = [
+        dict(row) for row in AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
         .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
-    )
+    ]
+    if not show_block_reasons:
+        stages = [{**row, "reason": ""} if Stage.BLOCKED in (row["from_state"], row["to_state"]) else row for row in stages]
     return {
         "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
         "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,

@@ -42,6 +42,11 @@ def _id(value: int, field: str) -> int:
     return value
 
 
+def _desk_user(request: HttpRequest) -> bool:
+    """A desk session (not a token): block reasons are for desk users only."""
+    return getattr(request, "api_token", None) is None
+
+
 def _register_fields(row: SourceIn) -> dict[str, Any]:
     return {"url": row.url, "title": row.title, "document_type": row.document_type, "language": row.language,
             "owner": row.owner, "priority": row.priority, "risk_level": row.risk_level}
@@ -71,7 +76,7 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
     permission_require(actor=request.user, perm="sources.view_source", action="source_read")
-    return source_detail_data(source_id=_id(source_id, "source_id"))
+    return source_detail_data(source_id=_id(source_id, "source_id"), show_block_reasons=_desk_user(request))
 
 
 @router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
@@ -89,10 +94,10 @@ def version_activate_view(request: HttpRequest, version_id: int, payload: Activa
     return {"source_version_id": version.pk, "is_active": version.is_active}
 
 
-def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any]:
+def _block_json(switch: Any, affected: list[int] | None = None, *, show_reason: bool = True) -> dict[str, Any]:
     return {
         "block_id": switch.pk, "target": switch.target, "source_id": switch.source_id, "domain": switch.domain,
-        "passage_id": switch.passage_id, "reason": switch.reason, "blocked_at": switch.blocked_at.isoformat(),
+        "passage_id": switch.passage_id, "reason": switch.reason if show_reason else "", "blocked_at": switch.blocked_at.isoformat(),
         "lifted_at": switch.lifted_at.isoformat() if switch.lifted_at else None, "affected_answers": affected,
     }
 
@@ -121,7 +126,10 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
 @router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
-    return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
+    # A token sees the reasons of the blocks its own service user applied; the others are for desk users.
+    desk = _desk_user(request)
+    return [_block_json(s, show_reason=desk or s.blocked_by_id == request.user.pk)
+            for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
 
 @router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
