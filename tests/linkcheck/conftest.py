@@ -212,7 +212,11 @@ def build_app(stats: Stats) -> web.Application:
         await response.prepare(request)
         try:
             await response.write(b"%PDF-1.7 and then nothing")
-            await asyncio.sleep(2)
+            hold = request.query.get("hold")
+            for _ in range(6000 if hold else 200):  # held until released (at most a minute), else 2 s
+                if hold in stats.released:
+                    break
+                await asyncio.sleep(0.01)
         except (ConnectionError, RuntimeError):
             pass
         return response
