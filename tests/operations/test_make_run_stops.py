@@ -10,12 +10,17 @@ may be left, within a generous cap against a hang.
 from __future__ import annotations
 
 import http.client
+import http.cookiejar
 import os
+import re
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import threading
+import urllib.parse
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -129,3 +134,36 @@ def test_make_run_stops_everything_it_started(var_dir, how):
 def test_make_run_stops_everything_ten_times_in_a_row(var_dir):
     for attempt in range(10):
         _round(var_dir, "ctrl-c" if attempt % 2 == 0 else "sigterm")
+
+
+def _log_in(port: int, username: str, password: str) -> int:
+    """Log in through the real login form; the status of the page it lands on."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"http://127.0.0.1:{port}/admin/login/", timeout=30).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token, page[:500]
+    form = urllib.parse.urlencode({"csrfmiddlewaretoken": token.group(1), "username": username, "password": password, "next": "/admin/"})
+    landed = opener.open(f"http://127.0.0.1:{port}/admin/login/", data=form.encode(), timeout=30)
+    assert "/admin/login/" not in landed.geturl(), f"still on the login page: {landed.geturl()}"
+    return int(landed.status)
+
+
+def test_the_admin_box_is_the_last_thing_printed_before_serving_and_its_password_is_private(tmp_path):
+    var = tmp_path / "var"
+    run = MakeRun(var, uuid.uuid4().hex)
+    try:
+        assert run.serving.wait(timeout=240), f"make run never served:\n{run.output()}"
+        wait_for(lambda: run.lines and run.lines[-1].startswith("+-"), timeout=CAP, what="the box's last line")
+        printed = list(run.lines)
+        top = max(n for n, line in enumerate(printed[:-1]) if line.startswith("+-"))
+        box = printed[top:]
+        assert len(box) >= 4 and all(line.startswith("|") for line in box[1:-1]), box
+        fields = dict(re.match(r"\| (admin user|password): +(\S+)", line).groups() for line in box if re.match(r"\| (admin user|password):", line))
+        secret = var / "admin_password"
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600, "only the owner may read the password file"
+        assert secret.read_text().split() == [fields["admin user"], fields["password"]]
+        assert _log_in(run.port, fields["admin user"], fields["password"]) == 200
+    finally:
+        os.killpg(run.proc.pid, signal.SIGINT)
+        run.proc.wait(timeout=CAP)

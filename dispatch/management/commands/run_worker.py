@@ -65,6 +65,7 @@ class Command(BaseCommand):
         parser.add_argument("--no-scheduler", action="store_true", help="Do not relay the outbox or schedule checks.")
         parser.add_argument("--interval", type=float, default=5.0, help="Scheduler interval in seconds.")
         parser.add_argument("--no-fork", action="store_true", help="Run jobs in this process (SimpleWorker).")
+        parser.add_argument("--log-level", default="INFO", help="RQ's log level (make run: WARNING, so its box stays in view).")
 
     def handle(self, *args: Any, **options: Any) -> None:
         stop = threading.Event()
@@ -75,7 +76,7 @@ class Command(BaseCommand):
         while True:
             worker = make_worker(names=names, fork=not options["no_fork"])
             try:
-                worker.work(burst=options["burst"], with_scheduler=False, logging_level="INFO")
+                worker.work(burst=options["burst"], with_scheduler=False, logging_level=options["log_level"])
                 break
             except RedisError as exc:
                 # Redis went away: wait for it, unless we were asked to stop meanwhile.

@@ -138,7 +138,7 @@ class Command(BaseCommand):
         supervisor = Supervisor()
         try:
             serving = [
-                supervisor.start([*manage, "run_worker", "--no-fork"], env=env),
+                supervisor.start([*manage, "run_worker", "--no-fork", "--log-level", "WARNING"], env=env),
                 supervisor.start(
                     [sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "--bind", f"127.0.0.1:{options['port']}",
                      "--workers", "2", "--threads", "4", "--graceful-timeout", str(int(STOP_GRACE_SECONDS)),
