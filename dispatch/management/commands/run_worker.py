@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from typing import Any
@@ -9,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from redis.exceptions import RedisError
 
+from citecheck_site.preflight import preflight_problems
 from dispatch.queues import QUEUE_NAMES, make_worker
 from dispatch.services import DATABASE_ERRORS, outbox_relay
 
@@ -68,6 +70,13 @@ class Command(BaseCommand):
         parser.add_argument("--log-level", default="INFO", help="RQ's log level (make run: WARNING, so its box stays in view).")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # A misconfigured worker says so in one line per problem, within seconds, and stops: a
+        # process manager restarts it; nobody reads a traceback or waits on a silent hang.
+        problems = preflight_problems()
+        if problems:
+            for problem in problems:
+                self.stderr.write(f"worker not started: {problem}")
+            sys.exit(1)
         stop = threading.Event()
         if not options["no_scheduler"]:
             threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()

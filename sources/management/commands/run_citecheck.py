@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from citecheck_site.embedded_redis import die_with_parent
+from citecheck_site.preflight import preflight_problems
 from sources.demo.loader import DEMO_HOST
 from sources.demo.site import serve
 
@@ -118,6 +119,9 @@ class Command(BaseCommand):
         _port_free("127.0.0.1", options["port"], "PORT")
         if not options["no_demo"]:
             _port_free(DEMO_HOST, settings.CITECHECK_DEMO_PORT, "CITECHECK_DEMO_PORT")
+        problems = preflight_problems()
+        if problems:
+            raise CommandError("\n".join(problems))
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         admin = self._admin()
