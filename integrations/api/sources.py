@@ -26,7 +26,7 @@ from integrations.api.schemas import (
 )
 from reviews.audit import permission_require
 
-router = Router(tags=["sources and blocks"])
+router = Router()  # tags per endpoint: "sources" or "blocks"
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
 MAX_ID = 2**63 - 1
 
@@ -75,7 +75,7 @@ def _register(user: Any, row: SourceIn) -> Any:
                            owner=row.owner, priority=row.priority, risk_level=row.risk_level)
 
 
-@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
+@router.post("/sources", operation_id="registerSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
     permission_require(actor=request.user, perm="sources.add_source", action="source_register")
     with transaction.atomic():
@@ -83,7 +83,7 @@ def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
     return Status(201, _source_json(source))
 
 
-@router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
+@router.post("/sources/bulk", operation_id="registerSources", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
              summary="Register many sources; one result per row (rows that fail do not stop the others) — token scope: manage_sources")
 def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
     if len(payload.sources) > settings.CITECHECK_API_BULK_MAX:
@@ -103,7 +103,7 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
     return {"created": created, "failed": len(rows) - created, "rows": rows}
 
 
-@router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
+@router.get("/sources/{source_id}", operation_id="getSource", tags=["sources"], auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
     from sources.models import Source
@@ -115,7 +115,7 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
     return _source_json(source)
 
 
-@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
+@router.post("/sources/{source_id}/fetch", operation_id="fetchSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     from sources.services import source_refetch
 
@@ -128,7 +128,7 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
 
 
-@router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
+@router.post("/versions/{version_id}/activate", operation_id="activateVersion", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
              summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
     from sources.services import version_activate
@@ -148,7 +148,7 @@ def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any
     }
 
 
-@router.post("/blocks", auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
+@router.post("/blocks", operation_id="createBlock", tags=["blocks"], auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
              summary="Block a source, a domain, a passage or (the passage of) a passage version at once — token scope: block")
 def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
@@ -173,7 +173,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     return Status(201, _block_json(switch, affected))
 
 
-@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
+@router.get("/blocks", operation_id="listBlocks", tags=["blocks"], auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
     from reviews.models import BlockSwitch
 
@@ -181,7 +181,7 @@ def blocks_list(request: HttpRequest) -> Any:
     return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
 
-@router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
+@router.post("/blocks/{block_id}/lift", operation_id="liftBlock", tags=["blocks"], auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
              summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
     from reviews.services import block_lift
