@@ -8,7 +8,7 @@ def main():
     """Run administrative tasks."""
     os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'citecheck_site.settings')
     try:
-        from django.core.management import execute_from_command_line
+        from django.core.management import execute_from_command_line  # noqa: PLC0415 -- Django's own manage.py guard
     except ImportError as exc:
         raise ImportError(
             "Couldn't import Django. Are you sure it's installed and "

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
 
-from citecheck.text import Sentence, fold_for_match, sentences_with_markers
+from citecheck.text import MARKER_RE, Sentence, fold_for_match, sentences_with_markers
 
 __all__ = [
     "AnswerFormat",
@@ -671,7 +671,6 @@ _BEFORE_MARKER_RE = re.compile(r"[\s.,;:!?。、*_)]{0,3}")
 
 def _markers_after(text: str, pos: int) -> list[int]:
     """The numbers of the markers that stand right after a quote ("…" [2][1] -> [2, 1])."""
-    from citecheck.text import MARKER_RE
 
     numbers: list[int] = []
     pos = _BEFORE_MARKER_RE.match(text, pos).end()  # type: ignore[union-attr]

@@ -67,7 +67,9 @@ import multiprocessing
 import multiprocessing.context
 import os
 import re
+import resource
 import signal
+import stat
 import threading
 import time
 import unicodedata
@@ -76,6 +78,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from charset_normalizer import from_bytes
+from htmldate import find_date
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+from trafilatura import bare_extraction, utils
+from trafilatura.utils import load_html
+from trafilatura.xml import xmltotxt
 
 from citecheck.fingerprint import fingerprint
 
@@ -441,8 +451,6 @@ def _html_title(tree: HtmlElement) -> str | None:
 
 
 def _html_date(tree: HtmlElement, url: str | None) -> str | None:
-    from htmldate import find_date
-
     try:
         found = find_date(tree, url=url, extensive_search=False, original_date=False)
     except Exception:  # htmldate is best effort; a page without a date is still a page
@@ -462,8 +470,6 @@ _CONTAINER_TAGS = frozenset({"div", "article", "section"})
 
 
 def _walk_body(body: _Element, outline: _Outline, source_anchors: dict[str, list[str | None]]) -> None:
-    from trafilatura.xml import xmltotxt
-
     for element in body:
         if element.tag == "head":
             title = _collapse("".join(element.itertext()))
@@ -490,7 +496,6 @@ PARSER_MAX_DEPTH = 255
 
 def _parser_out_of_memory() -> bool:
     """Whether trafilatura's HTML parser gave up for lack of memory (it then returns no tree)."""
-    from trafilatura import utils
 
     parser = getattr(utils, "HTML_PARSER", None)
     log = getattr(parser, "error_log", None) or []
@@ -508,9 +513,6 @@ def _depth_reached(tree: HtmlElement) -> bool:
 
 
 def _extract_html(body: bytes | str, url: str | None, max_chars: int) -> ExtractionResult:
-    from trafilatura import bare_extraction
-    from trafilatura.utils import load_html
-
     tree = load_html(body)
     if tree is None:
         if _parser_out_of_memory():
@@ -567,7 +569,6 @@ def _decode_text(body: bytes | str, content_type: str) -> str:
             return body.decode(encoding)
         except (LookupError, UnicodeDecodeError):
             continue
-    from charset_normalizer import from_bytes
 
     best = from_bytes(body).best()
     return str(best) if best is not None else body.decode("latin-1")
@@ -639,9 +640,6 @@ def _pdf_date(metadata: Any) -> str | None:
 
 
 def _extract_pdf(body: bytes | str, max_chars: int) -> ExtractionResult:
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
-
     data = body.encode("latin-1", "replace") if isinstance(body, str) else body
     try:
         reader = PdfReader(io.BytesIO(data))
@@ -687,7 +685,6 @@ def _extract(body: bytes | str, content_type: str, url: str | None, max_chars: i
 
 def _address_space() -> int:
     """This process's address space in bytes (0 where /proc is missing)."""
-    import resource
 
     try:
         with open("/proc/self/statm") as statm:
@@ -699,7 +696,6 @@ def _address_space() -> int:
 def _limit_memory(extra_mb: int | None) -> None:
     """Let this (extractor) process grow by at most `extra_mb` MB of address space beyond its size
     now; `None` lifts the limit. Only the soft limit moves, so it can be set again for each page."""
-    import resource
 
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if extra_mb is None:
@@ -738,7 +734,6 @@ def _release_inherited_sockets(keep: int) -> None:
     connections) at /dev/null, except `keep`: a long-lived copy would keep them open, so a server
     would not see them closed when the worker closes them. The descriptor numbers stay taken, so
     an inherited object that closes its descriptor later cannot close one of ours."""
-    import stat
 
     try:
         descriptors = [int(name) for name in os.listdir("/proc/self/fd")]

@@ -45,6 +45,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
 from citecheck.netguard import NetPolicy, address_block_reason, classify_url, url_host
+from citecheck.urlnorm import registrable_domain
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +164,6 @@ def _is_ip(host: str) -> bool:
 def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
     """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
     (domain -> the reason it was blocked, may be empty)."""
-    from citecheck.urlnorm import registrable_domain
 
     names = {name.strip().lower().rstrip("."): reason for name, reason in blocked.items() if name.strip()}
 
@@ -506,8 +506,6 @@ def gap_for(host: str, gaps: Mapping[str, float], default: float) -> float:
     if host in gaps:
         return gaps[host]
     if gaps:
-        from citecheck.urlnorm import registrable_domain
-
         return gaps.get(registrable_domain(host), default)
     return default
 
@@ -541,8 +539,6 @@ class LinkChecker:
         config = self.config
         if config.host_gaps:
             # Load the public-suffix list now, not in the middle of spacing requests.
-            from citecheck.urlnorm import registrable_domain
-
             registrable_domain("example.com")
         connector = aiohttp.TCPConnector(
             limit=config.concurrency,

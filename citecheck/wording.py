@@ -18,6 +18,8 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from citecheck.claims import split_compound
+
 __all__ = [
     "DEFAULT_TEMPLATES",
     "LANGUAGES",
@@ -188,7 +190,6 @@ def correction_phrase(span: str, claim: str, language: str = "en") -> str:
     """The approved span as a phrase for "The approved X says …": of the span's atomic parts
     (compound sentences split as claims are), the one sharing most words with the claim; first
     article lower-cased, no final stop."""
-    from citecheck.claims import split_compound
 
     claim_words = {w.lower() for w in _WORD_RE.findall(claim)}
     text = " ".join(span.split())

@@ -11,6 +11,7 @@ COMMAND.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -29,8 +30,6 @@ def die_with_parent() -> None:
     """preexec_fn: the child gets SIGTERM when its parent dies (Linux), so nothing is orphaned
     when `make run` or `make test` is killed rather than interrupted with Ctrl-C."""
     try:
-        import ctypes
-
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:
         pass

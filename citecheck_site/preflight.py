@@ -17,6 +17,8 @@ import redis
 from django.conf import settings
 from django.db import connections
 
+from dispatch.queues import redis_client
+
 PREFLIGHT_TIMEOUT_SECONDS = 3
 
 
@@ -36,7 +38,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def redis_problem(url: str, *, timeout: float = PREFLIGHT_TIMEOUT_SECONDS) -> str | None:
-    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    client = redis_client(url, connect_timeout=timeout, timeout=timeout, fail_fast=True)
     try:
         client.ping()
     except redis.TimeoutError:
@@ -45,8 +47,6 @@ def redis_problem(url: str, *, timeout: float = PREFLIGHT_TIMEOUT_SECONDS) -> st
         return f"Redis at {redacted(url)} refused the password ({_first_line(exc)}): fix the password in REDIS_URL"
     except redis.RedisError as exc:
         return f"Redis at {redacted(url)} is not reachable ({_first_line(exc)}): set REDIS_URL to a running Redis"
-    finally:
-        client.close()
     return None
 
 

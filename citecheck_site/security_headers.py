@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+import django_rq
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
@@ -26,10 +27,6 @@ _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S 
 @lru_cache(maxsize=1)
 def django_rq_script_hashes() -> tuple[str, ...]:
     """'sha256-…' sources for the constant inline scripts of django-rq's templates."""
-    try:
-        import django_rq
-    except ImportError:
-        return ()
     hashes: set[str] = set()
     for template in sorted((Path(django_rq.__file__).parent / "templates").rglob("*.html")):
         for body in _INLINE_SCRIPT.findall(template.read_text(encoding="utf-8")):

@@ -3,7 +3,6 @@ reason, the report card and what changed; wording templates; judge endpoints' ci
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django import forms
@@ -13,16 +12,15 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
-from django.urls import path
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
 from citecheck.wording import PLACEHOLDERS, validate_template
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
-from claims import admin_trace
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
 from claims.services import answer_mode_set, answer_verify_again, wording_template_update
+from desk.views.work import work_url
 
 
 def _quality(entry: dict[str, Any]) -> str:
@@ -111,14 +109,6 @@ class AnswerAdmin(ScaledAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
 
-    def get_urls(self) -> list[Any]:
-        site = self.admin_site
-        return [
-            path("trace/", site.admin_view(partial(admin_trace.trace_find_view, site=site)), name="desk-trace-find"),
-            path("<int:answer_id>/trace/", site.admin_view(partial(admin_trace.trace_view, site=site)), name="desk-trace"),
-            *super().get_urls(),
-        ]
-
     @admin.display(description="Claims pages")
     def claims_pages(self, obj: Answer) -> SafeString:
         total = obj.claims.count()
@@ -139,8 +129,6 @@ class AnswerAdmin(ScaledAdmin):
 
     @admin.action(description="Verify again")
     def verify_again(self, request: HttpRequest, queryset: QuerySet[Answer]) -> HttpResponse | None:
-        from desk.views.work import work_url
-
         ids = []
         for answer in queryset:
             try:
@@ -254,4 +242,4 @@ class CitationAdmin(ReadOnlyAdmin):
 
     @admin.display(description="Passage version")
     def passage_version_link(self, obj: Citation) -> SafeString:
-        return SafeString(render_to_string("admin/desk/passage_version_link.html", {"pv": obj.passage_version}))
+        return SafeString(render_to_string("desk/passage_version_link.html", {"pv": obj.passage_version}))

@@ -6,6 +6,7 @@ import logging
 
 from claims.services import answer_verify
 from dispatch.services import RetryLater
+from integrations.services.webhooks import webhook_answer_verified
 
 logger = logging.getLogger(__name__)
 
@@ -18,6 +19,4 @@ def verify_answer(answer_id: int) -> None:
     if retry:
         raise RetryLater(float(retry["retry_in"]), f"verification pending: {retry['error'][:200]} ({retry['failures']} judge call(s) failed)")
     if answer is not None:  # verification finished: tell the integration that submitted it
-        from integrations.services.webhooks import webhook_answer_verified
-
         webhook_answer_verified(answer_id=answer_id)

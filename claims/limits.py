@@ -7,13 +7,13 @@ from typing import Any
 
 from django.conf import settings
 
+from citecheck import citations as checker
+from citecheck.claims import extract_claims
 from citecheck.errors import InvalidInput, TooLarge
 
 
 def answer_limits_check(*, raw_response: Any, passage_version_ids: Any) -> None:
     """Refuse an answer over the limits: 413 for its size, 400 for too many claims or sources."""
-    from citecheck import citations as checker
-    from citecheck.claims import extract_claims
 
     if isinstance(raw_response, str) and len(raw_response) > settings.CITECHECK_ANSWER_MAX_CHARS:
         raise TooLarge(f"answer: {len(raw_response)} characters; the limit is {settings.CITECHECK_ANSWER_MAX_CHARS}", field="answer")

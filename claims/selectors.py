@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claims.models import Citation
+from claims.models import Answer, AnswerState, CircuitState, Citation, ClaimState, JudgeEndpoint, VerificationMode
 from claims.tracing import answer_trace
 
 __all__ = ["answer_trace", "answers_citing"]
@@ -18,7 +18,6 @@ def answers_citing(**citation_filter: Any) -> list[int]:
 
 def judge_circuits() -> list[dict[str, Any]]:
     """The circuit breaker of every judge endpoint, for the desk and /health/ (JSON-ready)."""
-    from claims.models import CircuitState, JudgeEndpoint
 
     return [
         {
@@ -36,7 +35,6 @@ def answer_verification(*, answer_id: int) -> dict[str, Any] | None:
     """An answer's verification as the API and pages show it (JSON-ready): mode, state and
     wording, each claim's state with its correction / both sides / pending reason / date of
     information, the report card, and what changed and when."""
-    from claims.models import Answer, AnswerState, ClaimState, VerificationMode
 
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None:

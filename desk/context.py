@@ -7,9 +7,10 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
+from reviews.selectors.degraded import site_switch_state
+
 
 def desk_banner(request: HttpRequest) -> dict[str, Any]:
     """Lazy: the query runs only on pages whose template shows the banner."""
-    from reviews.selectors.degraded import site_switch_state
 
     return {"incident_switches": SimpleLazyObject(site_switch_state)}

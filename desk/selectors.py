@@ -9,14 +9,12 @@ from urllib.parse import quote
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
-from django.utils.safestring import SafeString
 
 from claims.models import Citation
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 from dispatch.selectors import status_of
 from reviews.models import Approval, ApprovalDecision, AuditLog, BlockSwitch, TestPair, TestResult, TestRun, TestRunStatus
-from sources.admin import word_diff
-from sources.display import diff_summary_text, extraction_text
+from sources.display import DiffPiece, diff_summary_text, extraction_text, member_diff
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -80,8 +78,8 @@ class DiffRow:
     kind: str
     kind_label: str
     heading: str
-    old: SafeString | str
-    new: SafeString | str
+    old: list[DiffPiece]
+    new: list[DiffPiece]
     text: str
     live_url: str
     passage_id: int
@@ -164,16 +162,7 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
         for m in members:
             pv = m.passage_version
             passage = pv.passage
-            old: SafeString | str
-            new: SafeString | str
-            if m.change_kind == ChangeKind.CHANGED and m.previous is not None:
-                old, new = word_diff(m.previous.text, pv.text)
-            elif m.change_kind == ChangeKind.REMOVED:
-                old, new = pv.text, "(removed)"
-            elif m.change_kind == ChangeKind.ADDED:
-                old, new = "(new)", pv.text
-            else:
-                old, new = pv.text, pv.text
+            old, new = member_diff(m)
             diff.append(DiffRow(
                 kind=m.change_kind, kind_label=str(ChangeKind(m.change_kind).label), heading=passage.heading_path or f"passage {m.ordinal + 1}",
                 old=old, new=new, text=pv.text, live_url=live_place_url(source, anchor=passage.anchor, text=pv.text),

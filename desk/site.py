@@ -1,8 +1,10 @@
-"""The admin site with the editorial desk: the review queue is the home of Editors and Approvers,
-the model index is one click away, and the desk's pages live beside the model admins."""
+"""The editorial desk's one URL map: the admin site whose home is the review queue (Editors and
+Approvers land there, the model index is one click away), every desk page under `/admin/`, and the
+desk pages outside it (`/check/`, `/health/`). The model admins only administer models."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -10,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path
 
 from citecheck_site.admin_site import CitecheckAdminSite
+from desk.views import check, decisions, degraded, health, overview, queue, source, trace, work
 
 
 def is_desk_user(request: HttpRequest) -> bool:
@@ -23,8 +26,6 @@ class DeskAdminSite(CitecheckAdminSite):
     index_title = "Review queue"
 
     def get_urls(self) -> list[URLResolver | URLPattern]:
-        from desk.views import decisions, degraded, queue, source, work
-
         view = self.admin_view
         desk = [
             path("models/", view(self.model_index), name="desk-models"),
@@ -44,17 +45,29 @@ class DeskAdminSite(CitecheckAdminSite):
             path("desk/tasks/<int:task_id>/decide/", view(decisions.task_decide), name="desk-task-decide"),
             path("desk/work/", view(work.work_page), name="desk-work"),
             path("desk/work/status.json", view(work.work_status), name="desk-work-status"),
+            # Reading pages, at the addresses they have always had under the models they read.
+            path("sources/source/overview/", view(partial(overview.overview_view, site=self)), name="desk-overview"),
+            path("claims/answer/trace/", view(partial(trace.trace_find_view, site=self)), name="desk-trace-find"),
+            path("claims/answer/<int:answer_id>/trace/", view(partial(trace.trace_view, site=self)), name="desk-trace"),
         ]
         return desk + super().get_urls()
 
     def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Editors and Approvers start at the review queue; everyone else at the model index."""
         if is_desk_user(request):
-            from desk.views.queue import queue_page
-
-            return queue_page(request)
+            return queue.queue_page(request)
         return super().index(request, extra_context)
 
     def model_index(self, request: HttpRequest) -> HttpResponse:
         context = {**self.each_context(request), "title": "All records", "subtitle": None, "app_list": self.get_app_list(request)}
         return TemplateResponse(request, "admin/index.html", context)
+
+
+def desk_urls() -> list[URLPattern]:
+    """The desk pages outside `/admin/`: the start page, the citation checker and link health."""
+    return [
+        path("", check.home, name="home"),
+        path("check/", check.check_answer_page, name="check-answer"),
+        path("health/", health.link_health, name="link-health"),
+        path("health/proposals/<int:task_id>", health.proposal_decide, name="proposal-decide"),
+    ]

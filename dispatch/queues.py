@@ -25,37 +25,37 @@ QUEUE_NAMES = ("fetch", "extract", "judge", "default")
 ENDED_BADLY = frozenset({JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED})
 
 
-@lru_cache(maxsize=8)
-def _connection(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=30, health_check_interval=30)
+@lru_cache(maxsize=16)
+def redis_client(url: str, *, connect_timeout: float, timeout: float, fail_fast: bool = False, health_check_interval: int = 0) -> redis.Redis:
+    """The one factory of Redis connections: one pool per URL and deadlines, so each use keeps its own.
 
-
-@lru_cache(maxsize=8)
-def _send_connection(url: str, timeout: float) -> redis.Redis:
-    # Its own pool: a worker in this process raises its connection's socket timeout for BLPOP,
-    # and a request must never wait that long for Redis.
-    return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout, retry_on_timeout=False)
-
-
-@lru_cache(maxsize=8)
-def _limiter_connection(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    `fail_fast` gives up on a timeout instead of retrying it (a request must not wait for Redis).
+    """
+    options: dict[str, Any] = {"socket_connect_timeout": connect_timeout, "socket_timeout": timeout}
+    if fail_fast:
+        options["retry_on_timeout"] = False
+    if health_check_interval:
+        options["health_check_interval"] = health_check_interval
+    return redis.Redis.from_url(url, **options)
 
 
 def limiter_connection() -> redis.Redis:
     """For the fleet-wide host limiter: a slow Redis costs a fetch seconds, not minutes."""
-    return _limiter_connection(settings.REDIS_URL)
+    return redis_client(settings.REDIS_URL, connect_timeout=2, timeout=2)
 
 
 def redis_connection() -> redis.Redis:
     # Read the URL on every call so that settings overrides (tests, scripts) take effect.
-    return _connection(settings.REDIS_URL)
+    return redis_client(settings.REDIS_URL, connect_timeout=3, timeout=30, health_check_interval=30)
 
 
 def send_connection() -> redis.Redis:
     """The connection used to enqueue, with a short deadline (`CITECHECK_REDIS_SEND_TIMEOUT`, < 1 s),
     so a slow or hung Redis cannot hold up the request that asked for work."""
-    return _send_connection(settings.REDIS_URL, float(settings.CITECHECK_REDIS_SEND_TIMEOUT))
+    # Its own pool: a worker in this process raises its connection's socket timeout for BLPOP,
+    # and a request must never wait that long for Redis.
+    timeout = float(settings.CITECHECK_REDIS_SEND_TIMEOUT)
+    return redis_client(settings.REDIS_URL, connect_timeout=timeout, timeout=timeout, fail_fast=True)
 
 
 def get_queue(name: str, *, connection: redis.Redis | None = None) -> Queue:

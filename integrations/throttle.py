@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import lru_cache
 
 import redis
 from django.conf import settings
 from redis.exceptions import RedisError
+
+from dispatch.queues import redis_client
 
 logger = logging.getLogger(__name__)
 PREFIX = "citecheck:throttle:"
@@ -22,16 +23,11 @@ PAUSE_AFTER_FAILURE = 5.0
 _paused_until = 0.0
 
 
-@lru_cache(maxsize=4)
-def _connection(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT, retry_on_timeout=False)
-
-
 def redis_connection() -> redis.Redis:
     """The throttle's own connection (short timeouts), or RedisError while paused after a failure."""
     if time.monotonic() < _paused_until:
         raise RedisError("throttling paused after a Redis failure")
-    return _connection(settings.REDIS_URL)
+    return redis_client(settings.REDIS_URL, connect_timeout=REDIS_TIMEOUT, timeout=REDIS_TIMEOUT, fail_fast=True)
 
 
 def _failed(exc: RedisError) -> None:

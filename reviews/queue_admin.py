@@ -20,6 +20,7 @@ from django.urls import URLPattern
 from django_rq import models as rq_models
 from django_rq import settings as rq_settings
 from django_rq.admin import QueueAdmin
+from django_rq.urls import get_api_urlpatterns
 
 QUEUE_PERMISSION = "reviews.manage_queues"
 
@@ -58,8 +59,6 @@ class GuardedQueueAdmin(QueueAdmin):
         return may_manage_queues(request)
 
     def get_urls(self) -> list[URLPattern]:
-        from django_rq.urls import get_api_urlpatterns
-
         api_names = {p.name for p in get_api_urlpatterns(name_prefix="django_rq_")}
         patterns = super().get_urls()
         for pattern in patterns:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import apps as global_apps
+from django.contrib.auth.management import create_permissions
 
 VIEW_APPS = ("sources", "claims", "reviews", "dispatch")
 EDITOR_PERMISSIONS = [
@@ -19,7 +20,6 @@ APPROVER_PERMISSIONS = ["sources.approve_source", "sources.block_source"]
 
 def roles_sync(apps: Any = global_apps) -> None:
     """Create or update the three role groups. Idempotent."""
-    from django.contrib.auth.management import create_permissions
 
     for app_config in apps.get_app_configs():
         app_config.models_module = True

@@ -8,15 +8,13 @@ good rows of the same file are still imported.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import logging
 from typing import Any
 
 from django.db import transaction
 
-from citecheck.errors import InvalidInput, NotFound
+from citecheck.errors import NotFound
+from citecheck.rowfile import rows_parse
 from claims.models import JudgementStatus
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import TestPair
@@ -33,23 +31,7 @@ def _collapse(text: str) -> str:
 
 def testpair_rows_parse(text: str) -> list[dict[str, Any]]:
     """Rows from a JSON array of objects or a CSV with a header row (with a `claim` column)."""
-    stripped = text.lstrip("\ufeff").strip()
-    if not stripped:
-        raise InvalidInput("the test pair file is empty", field="file")
-    if stripped[0] in "[{":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"the file looks like JSON but is not valid: {exc}", field="file") from exc
-        if isinstance(data, dict):
-            data = data.get("pairs") or data.get("test_pairs") or [data]
-        if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
-            raise InvalidInput("a JSON test pair file must be an array of objects", field="file")
-        return data
-    reader = csv.DictReader(io.StringIO(stripped))
-    if not reader.fieldnames or "claim" not in {name.strip() for name in reader.fieldnames}:
-        raise InvalidInput("a CSV test pair file needs a header row with a claim column", field="file")
-    return [{(key or "").strip(): value for key, value in row.items()} for row in reader]
+    return rows_parse(text, noun="test pair file", list_keys=("pairs", "test_pairs"), columns=("claim",))
 
 
 def _field(row: dict[str, Any], name: str) -> str:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from difflib import SequenceMatcher
-from functools import partial
 from typing import Any
 
 from django.contrib import admin, messages
@@ -15,16 +12,16 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
+from desk.views.work import work_url
 from dispatch.selectors import DELAYED_MESSAGE, work_status
-from sources.display import diff_summary_text, extraction_text
+from sources.display import diff_summary_text, extraction_text, version_diff
 from sources.forms import SourceGovernanceForm, SourceImportForm, SourceRegisterForm
 from sources.models import (
-    ChangeKind,
     DomainPolicy,
     EditorialTask,
     FetchResult,
@@ -198,13 +195,10 @@ class SourceAdmin(ScaledAdmin):
         return self._form_page(request, form, "Register a source")
 
     def get_urls(self) -> list[Any]:
-        from reviews.admin_overview import overview_view
-
         site = self.admin_site
         return [
             path("import/", site.admin_view(self.import_view), name="sources_source_import"),
             path("<int:source_id>/governance/", site.admin_view(self.governance_view), name="sources_source_governance"),
-            path("overview/", site.admin_view(partial(overview_view, site=site)), name="desk-overview"),
             *super().get_urls(),
         ]
 
@@ -218,8 +212,6 @@ class SourceAdmin(ScaledAdmin):
                 text = form.cleaned_data["file"].read().decode("utf-8")
                 report = sources_import(actor=request.user, text=text, include_sponsored=form.cleaned_data["include_sponsored"]).as_dict()
                 if report["created_ids"]:
-                    from desk.views.work import work_url
-
                     report["progress_url"] = work_url(kind="fetch", ids=report["created_ids"], back=request.path)
             except UnicodeDecodeError:
                 form.add_error("file", "The file is not UTF-8 text.")
@@ -233,8 +225,6 @@ class SourceAdmin(ScaledAdmin):
 
     @admin.action(description="Fetch now (re-check)")
     def refetch(self, request: HttpRequest, queryset: QuerySet[Source]) -> HttpResponse:
-        from desk.views.work import work_url
-
         ids = list(queryset.values_list("pk", flat=True))
         _run(request, source_refetch, queryset, kwargs=lambda s: {"source_id": s.pk},
              done="A fresh fetch is queued for {names}; this page follows them.")
@@ -251,87 +241,6 @@ class MemberInline(ReadOnlyInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[VersionPassage]:
         return super().get_queryset(request).select_related("passage_version__passage", "previous__passage", "source_version").defer(
             "passage_version__text", "previous__text", "source_version__body_compressed", "source_version__extraction")
-
-
-# --- side-by-side diff of a version against the version it was compared to ---------------------
-# Passage text is fetched page text, i.e. untrusted: every piece goes through format_html/escape.
-
-_TOKENS = re.compile(r"\s+|[^\s]+")
-_ROW_STYLE: dict[str, str] = {
-    ChangeKind.CHANGED: "background:#fff8e1",
-    ChangeKind.ADDED: "background:#e8f5e9",
-    ChangeKind.REMOVED: "background:#ffebee",
-    ChangeKind.UNCHANGED: "color:#666",
-}
-_CELL = "vertical-align:top;white-space:pre-wrap;word-break:break-word;width:40%"
-
-
-def _join(parts: list[SafeString]) -> SafeString:
-    return format_html_join("", "{}", ((part,) for part in parts))
-
-
-def word_diff(old: str, new: str) -> tuple[SafeString, SafeString]:
-    """Both texts as escaped HTML with the words that differ marked (<del> old, <ins> new)."""
-    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
-    old_parts: list[SafeString] = []
-    new_parts: list[SafeString] = []
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        old_chunk, new_chunk = "".join(a[i1:i2]), "".join(b[j1:j2])
-        if op == "equal":
-            old_parts.append(escape(old_chunk))
-            new_parts.append(escape(new_chunk))
-            continue
-        if old_chunk:
-            old_parts.append(format_html('<del style="background:#ffcdd2">{}</del>', old_chunk))
-        if new_chunk:
-            new_parts.append(format_html('<ins style="background:#c8e6c9;text-decoration:none">{}</ins>', new_chunk))
-    return _join(old_parts), _join(new_parts)
-
-
-def _diff_row(member: VersionPassage) -> SafeString:
-    kind = member.change_kind
-    heading = member.passage_version.passage.heading_path or f"passage {member.ordinal + 1}"
-    text = member.passage_version.text
-    if kind == ChangeKind.CHANGED and member.previous is not None:
-        old, new = word_diff(member.previous.text, text)
-    elif kind == ChangeKind.REMOVED:
-        old, new = escape(text), format_html("<em>{}</em>", "(removed)")
-    elif kind == ChangeKind.ADDED:
-        old, new = format_html("<em>{}</em>", "(new)"), escape(text)
-    else:
-        return format_html(
-            '<tr style="{}"><td>{}</td><td>{}</td><td colspan="2" style="{}">{}</td></tr>',
-            _ROW_STYLE[ChangeKind.UNCHANGED], ChangeKind(kind).label, heading, _CELL, text,
-        )
-    return format_html(
-        '<tr style="{}"><td>{}</td><td>{}</td><td style="{}">{}</td><td style="{}">{}</td></tr>',
-        _ROW_STYLE.get(kind, ""), ChangeKind(kind).label, heading, _CELL, old, _CELL, new,
-    )
-
-
-def version_diff_html(version: SourceVersion) -> SafeString:
-    """Per passage: change kind and old text next to new text, differing words highlighted."""
-    members = list(
-        VersionPassage.objects.filter(source_version=version)
-        .select_related("passage_version__passage", "previous")
-        .order_by("ordinal")
-    )
-    # The compared version's number only: never its compressed body.
-    base_number = SourceVersion.objects.filter(pk=version.compared_to_id).values_list("number", flat=True).first() if version.compared_to_id else None
-    if version.compared_to_id is None:
-        intro = format_html("First version of this source: nothing to compare with; {} passage(s).", len(members))
-    else:
-        counts = version.diff_summary or {}
-        summary = ", ".join(f"{counts.get(kind, 0)} {kind}" for kind in ChangeKind.values)
-        intro = format_html("Compared with version {}: {}.", base_number if base_number is not None else "?", summary)
-    if not members:
-        return format_html("<p>{}</p>", intro)
-    old_label = f"Version {base_number}" if base_number is not None else "Before"
-    return format_html(
-        '<p>{}</p><table class="citecheck-diff" style="width:100%"><thead><tr><th>Change</th><th>Section</th>'
-        "<th>{}</th><th>Version {}</th></tr></thead><tbody>{}</tbody></table>",
-        intro, old_label, version.number, _join([_diff_row(m) for m in members]),
-    )
 
 
 @admin.register(SourceVersion)
@@ -378,7 +287,7 @@ class SourceVersionAdmin(ScaledAdmin):
 
     @admin.display(description="Side-by-side diff")
     def side_by_side_diff(self, obj: SourceVersion) -> SafeString:
-        return version_diff_html(obj)
+        return SafeString(render_to_string("desk/version_diff.html", {"diff": version_diff(obj)}))
 
     @admin.action(description="Approve / activate the selected versions")
     def activate(self, request: HttpRequest, queryset: QuerySet[SourceVersion]) -> None:
@@ -425,7 +334,7 @@ class PassageAdmin(ScaledAdmin):
 
     @admin.display(description="Where is this used?")
     def where_used(self, obj: Passage) -> SafeString:
-        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_id": obj.pk}))
+        return SafeString(render_to_string("desk/where_used_link.html", {"passage_id": obj.pk}))
 
 
 @admin.register(PassageVersion)
@@ -450,7 +359,7 @@ class PassageVersionAdmin(ReadOnlyAdmin):
 
     @admin.display(description="Where is this used?")
     def where_used(self, obj: PassageVersion) -> SafeString:
-        return SafeString(render_to_string("admin/desk/where_used_link.html", {"passage_version_id": obj.pk}))
+        return SafeString(render_to_string("desk/where_used_link.html", {"passage_version_id": obj.pk}))
 
 
 @admin.register(DomainPolicy)

@@ -25,10 +25,12 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.auth.models import User
+from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.utils import timezone
 
 from citecheck.judges import claim_hash
+from sources.models import Source
 
 BASE = {"sources": 10_000, "answers": 50_000, "audit": 100_000}
 DOMAINS_PER_SOURCES = 10  # ten sources per registrable domain
@@ -159,7 +161,6 @@ def _next_id(label: str) -> int:
 def _reset_sequences() -> None:
     if connection.vendor != "postgresql":
         return
-    from django.core.management.color import no_style
 
     sql = connection.ops.sequence_reset_sql(no_style(), [apps.get_model(label) for label in TABLES])
     with connection.cursor() as cursor:
@@ -176,7 +177,6 @@ def bench_data_reset() -> None:
 
 def bench_data_generate(*, scale: float = 1.0, reset: bool = False, batch_size: int = 5000, days: int = 30, seed: int = 9) -> dict[str, int]:
     """Write the synthetic knowledge base; returns rows written per model."""
-    from sources.models import Source
 
     if Source.objects.exists():
         if not reset:

@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, urlsplit
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+from django.utils.html import escape
 
+from citecheck.urlnorm import registrable_domain
 from reviews.models import SiteSwitch
-from sources.models import ChangeKind, DomainPolicy, EvidenceStatus, PassageVersion, Priority, SourceVersion, VersionPassage
+from sources.models import (
+    ChangeKind,
+    DomainPolicy,
+    EvidenceStatus,
+    FetchResult,
+    LinkState,
+    PassageVersion,
+    Priority,
+    Source,
+    SourceVersion,
+    VersionPassage,
+)
 
 # Evidence whose live page is missing or dead never leaves Citecheck.
 WITHHELD_EVIDENCE = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
@@ -62,7 +78,6 @@ def passage_usability(passage_version: PassageVersion) -> str:
 def passage_usabilities(passage_versions: list[PassageVersion], *, rules: DomainRules | None = None) -> dict[int, str]:
     """`passage_usability` of many passage versions (loaded with passage__source) in at most four
     queries, whatever their number."""
-    from django.db.models import Max
 
     if not passage_versions:
         return {}
@@ -127,21 +142,17 @@ class DomainRules:
 @lru_cache(maxsize=4096)
 def url_domain(url: str) -> str:
     """The registrable domain of the URL itself (never a stored field)."""
-    from citecheck.urlnorm import registrable_domain
 
     return registrable_domain(url)
 
 
 def _text_fragment(text: str, words: int = 8) -> str:
-    from urllib.parse import quote
-
     start = " ".join(text.split()[:words])
     return quote(start, safe="") if start else ""
 
 
 def link_for(*, url: str, source_domain: str, anchor: str, text: str, title: str, section: str, rules: DomainRules) -> dict[str, str] | None:
     """The safe link from plain values (see `safe_link`): for callers that read rows, not models."""
-    from urllib.parse import quote, urlsplit
 
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
@@ -173,7 +184,6 @@ def safe_link(passage_version: PassageVersion, *, rules: DomainRules | None = No
 
 def link_html(link: dict[str, str] | None) -> str:
     """Ready-to-insert HTML of a safe link, every part escaped ('' when there is no safe link)."""
-    from django.utils.html import escape
 
     if not link:
         return ""
@@ -192,13 +202,8 @@ class LinkHealth:
 def link_health_summary(*, days: int = 14) -> LinkHealth:
     """Counts per link state now, per day over `days` days (from the fetch history), and per
     evidence status — two aggregate queries, whatever the number of sources."""
-    from datetime import timedelta
 
-    from django.db.models import Count
-    from django.db.models.functions import TruncDate
-    from django.utils import timezone
 
-    from sources.models import FetchResult, LinkState, Source
 
     now = timezone.now()
     # A datetime range, not `fetched_at__date__gte`: the index on fetched_at serves it.

@@ -6,15 +6,22 @@ import shutil
 from collections.abc import Callable, Iterator
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.test import override_settings
+from playwright.sync_api import sync_playwright
+from redis.exceptions import RedisError
+
+from dispatch.models import WorkRequest, WorkStatus
+from dispatch.queues import make_worker, redis_connection
+from dispatch.services import outbox_relay
+from reviews.roles import roles_sync
 
 REDIS_HINT = "no Redis: run the suite with `make test` (it starts an embedded Redis) or set REDIS_URL"
 
 
 def _user(username: str, *groups: str, superuser: bool = False) -> User:
     if groups and not Group.objects.filter(name=groups[0]).exists():
-        from reviews.roles import roles_sync
-
         roles_sync()  # transactional tests flush the data migration's groups
     user = User.objects.create_user(username=username, password="pw-" + username, is_staff=True, is_superuser=superuser)
     for name in groups:
@@ -55,9 +62,7 @@ def superuser(db: None) -> User:
 @pytest.fixture
 def redis_conn() -> Iterator[object]:
     """The test Redis, emptied first (CI gives the suite a Redis DB of its own)."""
-    from redis.exceptions import RedisError
 
-    from dispatch.queues import redis_connection
 
     conn = redis_connection()
     try:
@@ -71,9 +76,6 @@ def redis_conn() -> Iterator[object]:
 def run_jobs(redis_conn: object) -> Callable[[], int]:
     """Run every queued job with a real RQ worker in burst mode (in this process, so that it
     sees the test database), relaying the outbox first. Returns how many jobs ran."""
-    from dispatch.models import WorkRequest, WorkStatus
-    from dispatch.queues import make_worker
-    from dispatch.services import outbox_relay
 
     def run(rounds: int = 20) -> int:
         ran = 0
@@ -93,8 +95,6 @@ def run_jobs(redis_conn: object) -> Callable[[], int]:
 @pytest.fixture(autouse=True, scope="session")
 def _plain_static_files() -> Iterator[None]:
     """Tests do not run collectstatic, so they use the plain storage (no manifest)."""
-    from django.conf import settings
-    from django.test import override_settings
 
     storages = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     with override_settings(STORAGES=storages):
@@ -113,7 +113,6 @@ CHROMIUM = shutil.which("chromium")
 def browser() -> Iterator[object]:
     if CHROMIUM is None:
         pytest.skip("browser tests need Debian's chromium (apt-get install chromium; `make test` does it as root)")
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(

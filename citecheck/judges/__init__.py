@@ -29,7 +29,6 @@ __all__ = [
     "cache_key",
     "claim_hash",
     "empty_authorship",
-    "get_judge",
     "passage_fingerprint",
     "unavailable",
     "validate_verdict",
@@ -185,31 +184,3 @@ def _rejected(verdict: Verdict, reason: str) -> Verdict:
         prompt_tokens=verdict.prompt_tokens,
         completion_tokens=verdict.completion_tokens,
     )
-
-
-def get_judge(name: str = "builtin", **config: Any) -> Judge:
-    """Build a judge by name.
-
-    ``builtin`` takes no configuration. ``openai`` (alias ``llm``) takes the keyword arguments
-    of :class:`citecheck.judges.llm.LLMJudge` (base_url, api_key, model, timeout, cache, ...);
-    the ``openai`` package is imported only then, so the built-in judge starts fast.
-    ``cascade`` (or ``openai`` with ``cascade=True``) is the built-in judge first and the LLM judge
-    only for its low-confidence verdicts (:class:`citecheck.judges.cascade.CascadeJudge`).
-    """
-    key = name.strip().lower()
-    if key == "builtin":
-        from citecheck.judges.builtin import BuiltinJudge
-
-        return BuiltinJudge(**config)
-    cascade = bool(config.pop("cascade", False))
-    if key in {"openai", "llm", "cascade"}:
-        from citecheck.judges.llm import LLMJudge
-
-        llm = LLMJudge(**config)
-        if key == "cascade" or cascade:
-            from citecheck.judges.builtin import BuiltinJudge
-            from citecheck.judges.cascade import CascadeJudge
-
-            return CascadeJudge(BuiltinJudge(), llm)
-        return llm
-    raise ValueError(f"unknown judge {name!r}: use 'builtin', 'openai' or 'cascade'")

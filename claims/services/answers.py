@@ -10,10 +10,14 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from citecheck.errors import InvalidInput
+from citecheck import citations as checker
+from citecheck.claims import extract_claims, split_compound, strip_citation_markers
+from citecheck.errors import InvalidInput, NotFound
 from citecheck.judges import claim_hash
+from citecheck.text import fold_for_match
 from claims.limits import answer_limits_check
 from claims.models import Answer, Citation, Claim, VerificationChange, VerificationMode
+from claims.services.judging import configured_judge
 from dispatch.models import WorkRequest, WorkStatus
 from dispatch.services import work_request, work_send
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
@@ -24,7 +28,6 @@ logger = logging.getLogger(__name__)
 
 def _best_claim(claims: list[Claim], quote: str) -> Claim | None:
     """The claim a JSON-shaped citation belongs to: the one sharing most words with its quote."""
-    from citecheck.text import fold_for_match
 
     words = set(fold_for_match(quote).split())
     candidates = [c for c in claims if c.needs_citation] or claims
@@ -43,14 +46,11 @@ def verification_mode_resolve(mode: str | None) -> str:
 
 def claims_split(sentence: str) -> list[str]:
     """Atomic claims of one sentence by the configured splitter (CITECHECK_CLAIM_SPLITTER)."""
-    from citecheck.claims import split_compound
 
     splitter = settings.CITECHECK_CLAIM_SPLITTER
     if splitter == "rules":
         return split_compound(sentence)
     if splitter == "llm":
-        from claims.services.judging import configured_judge
-
         split = getattr(configured_judge(), "split_claims", None)
         looks_compound = len(split_compound(sentence)) > 1 or " and " in sentence or ";" in sentence
         if split is None or not looks_compound:
@@ -63,7 +63,6 @@ def _atomic_claims(claim: Any) -> list[tuple[str, tuple[int, ...]]]:
     """(text, citation numbers) of each atomic claim of one extracted sentence. With the rules,
     the sentence is split with its markers in place, so "£149 [3], returns within 30 days [1]"
     gives each part its own source; a part without a marker keeps the sentence's sources."""
-    from citecheck.claims import split_compound, strip_citation_markers
 
     if not claim.needs_evidence:
         return [(claim.text, claim.citations)]
@@ -92,8 +91,6 @@ def answer_submit(
     """Store a bot answer exactly as received, with the registered passages that were sent to
     the model, split it into (atomic) claims and citations, check the quotes of a text answer,
     and ask for its verification in `mode` (default: CITECHECK_VERIFICATION_MODE)."""
-    from citecheck import citations as checker
-    from citecheck.claims import extract_claims
 
     permission_require(actor=actor, perm="claims.add_answer", action="answer_submit")
     answer_limits_check(raw_response=raw_response, passage_version_ids=passage_version_ids)
@@ -152,7 +149,6 @@ def answer_submit(
 
 def _text_quotes(parsed: object, ordered: list[PassageVersion]) -> dict[tuple[int, int], tuple[str, str]]:
     """(sentence start, source number) -> (quote, result) for quoted spans of a text answer."""
-    from citecheck import citations as checker
 
     sources = [checker.Source(number=n, text=pv.text) for n, pv in enumerate(ordered, start=1)]
     report = checker.check_parsed_answer(sources, parsed)  # type: ignore[arg-type]
@@ -185,8 +181,6 @@ def answer_verify_again(*, actor: Actor, answer_id: int) -> Answer:
     the claims whose judgement is missing or failed are asked again."""
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None:
-        from citecheck.errors import NotFound
-
         raise NotFound(f"no answer {answer_id}")
     permission_require(actor=actor, perm="claims.change_answer", action="answer_verify_again", obj=answer)
     with transaction.atomic():
@@ -198,7 +192,6 @@ def answer_verify_again(*, actor: Actor, answer_id: int) -> Answer:
 
 def answer_mode_set(*, actor: Actor, answer_id: int, mode: str) -> Answer:
     """Verify an answer in another mode from now on (the desk's override), and queue it."""
-    from citecheck.errors import NotFound
 
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None:

@@ -13,7 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from citecheck import circuit
-from citecheck.judges import Judge, claim_hash, get_judge
+from citecheck.judges import Judge, claim_hash
+from citecheck.judges.factory import get_judge
 from claims.models import CircuitState, JudgeAttempt, JudgeEndpoint, Judgement, JudgementStatus
 from sources.models import PassageVersion
 

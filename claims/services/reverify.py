@@ -10,8 +10,10 @@ import logging
 from collections.abc import Iterable
 
 from claims.models import Answer, Citation, Claim, Judgement, VerificationChange
+from claims.services.answers import answer_verify_request
 from reviews.audit import audit_record
-from sources.models import ChangeKind, Passage, PassageVersion, VersionPassage
+from reviews.models import TestPair
+from sources.models import ChangeKind, Passage, PassageVersion, SourceVersion, VersionPassage
 
 logger = logging.getLogger(__name__)
 
@@ -19,8 +21,6 @@ logger = logging.getLogger(__name__)
 def claims_reverify_for_passages(*, passage_ids: Iterable[int], reason: str) -> dict[str, int]:
     """Flag and re-queue every answer with a claim that cites, or was judged against, any version
     of these passages (stable passage identity). Call inside the transaction of the change."""
-    from claims.services.answers import answer_verify_request
-    from reviews.models import TestPair
 
     passages = sorted(set(passage_ids))
     if not passages:
@@ -64,8 +64,6 @@ def claims_reverify_for_activation(*, version_id: int, previous_version_id: int 
     before, after = members(previous_version_id), members(version_id)
     touched = {pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid)}
     if previous_version_id is None:
-        from sources.models import SourceVersion
-
         source_id = SourceVersion.objects.filter(pk=version_id).values_list("source_id", flat=True).first()
         if source_id is not None:
             touched |= set(Passage.objects.filter(source_id=source_id).values_list("pk", flat=True))

@@ -11,12 +11,16 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from citecheck import verification, wording
 from citecheck.judges import Judge
-from claims.models import Answer, Claim, Judgement, JudgementStatus, VerificationChange, WordingTemplate
+from citecheck.verification import EvidenceRecord
+from citecheck.wording import short_document
+from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus, VerificationChange, WordingTemplate
 from claims.services.judging import JudgeFailure, configured_judge, judgement_get
 from dispatch.services import current_attempt, work_progress
 from reviews.audit import audit_record
-from sources.models import ChangeKind, PassageVersion, VersionPassage
+from sources.models import ChangeKind, DomainPolicy, PassageVersion, VersionPassage
+from sources.selectors import passage_usability, safe_link
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +29,6 @@ def evidence_now(pv: PassageVersion) -> tuple[PassageVersion, str]:
     """The version of `pv`'s passage to judge against now (stable passage identity) and how it
     stands: the cited version when it is still in the source's active version, else the active
     version's text of the same passage; ``removed`` when the active version no longer has it."""
-    from sources.selectors import passage_usability
 
     current = (
         VersionPassage.objects.filter(passage_version__passage_id=pv.passage_id, source_version__is_active=True)
@@ -47,10 +50,6 @@ def _page_date(text: str) -> date | None:
 
 
 def _record(pv: PassageVersion, usability: str, verdict: Judgement | JudgeFailure | None, tiers: dict[str, int]) -> Any:
-    from citecheck.verification import EvidenceRecord
-    from citecheck.wording import short_document
-    from sources.selectors import safe_link
-
     source = pv.passage.source
     link = safe_link(pv)
     tier = tiers.get(source.domain)
@@ -90,8 +89,6 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
     ``pending``, and ``report["retry"]`` says when to try again (the job raises RetryLater).
     Safe to run again: stored verdicts are reused, so only missing or failed ones are asked.
     """
-    from citecheck import verification, wording
-    from sources.models import DomainPolicy
 
     started = timezone.now()
     answer = Answer.objects.filter(pk=answer_id).first()
@@ -148,7 +145,6 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
         for claim, result, _ in per_claim:
             Claim.objects.filter(pk=claim.pk).update(state=result.state, confidence=result.confidence, needs_reverification=False)
         answer.claims.filter(needs_citation=False).update(needs_reverification=False)
-        from claims.models import Citation
 
         Citation.objects.filter(claim__answer=answer).update(needs_reverification=False)
         verified_at = timezone.now()

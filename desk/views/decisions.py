@@ -110,4 +110,4 @@ def task_decide(request: HttpRequest, task_id: int) -> HttpResponse:
             messages.error(request, exc.message)
         else:
             return _back(request, task.source_id)
-    return render_desk(request, "admin/desk/task_decide.html", "Redirect proposal", task=task, existing=existing)
+    return render_desk(request, "desk/task_decide.html", "Redirect proposal", task=task, existing=existing)

@@ -51,7 +51,7 @@ def block_page(request: HttpRequest) -> HttpResponse:
                 cited = f"{len(affected)} answer(s) cited this evidence and are listed below." if affected else "No answer cited this evidence."
                 messages.success(request, f"Blocked {impact.ref.label}. {impact.exported_count} passage(s) left the export at once. {cited}")
                 return redirect(f"{reverse('admin:desk-incidents')}#block-{switch.pk}")
-    return render_desk(request, "admin/desk/block.html", "Block evidence", form=form, impact=impact,
+    return render_desk(request, "desk/block.html", "Block evidence", form=form, impact=impact,
                        can_block=request.user.has_perm("sources.block_source"))
 
 
@@ -66,7 +66,7 @@ def block_lift_page(request: HttpRequest, switch_id: int) -> HttpResponse:
         else:
             messages.success(request, f"Unblocked: {incident_label(switch)}. Its evidence is back in the export and the checks.")
             return redirect("admin:desk-incidents")
-    return render_desk(request, "admin/desk/block_lift.html", "Lift a block", switch=switch, what=incident_label(switch), form=form,
+    return render_desk(request, "desk/block_lift.html", "Lift a block", switch=switch, what=incident_label(switch), form=form,
                        can_lift=request.user.has_perm("sources.approve_source"))
 
 
@@ -93,7 +93,7 @@ def incidents_page(request: HttpRequest) -> HttpResponse:
     lifted = Paginator(incidents_lifted(), 25).get_page(request.GET.get("page"))
     switches = site_switch_state()
     return render_desk(
-        request, "admin/desk/incidents.html", "Incidents and blocks",
+        request, "desk/incidents.html", "Incidents and blocks",
         incidents=incidents_active(), lifted=lifted, switches=switches,
         switch_form=SwitchForm(initial={"pause_activations": switches["pause_activations"], "primary_only": switches["primary_only"]}),
         can_block=request.user.has_perm("sources.block_source"), can_lift=request.user.has_perm("sources.approve_source"),

@@ -42,7 +42,7 @@ def queue_page(request: HttpRequest) -> HttpResponse:
     queue = review_queue(filters=filters)
     mine = request.GET.get("assignee") == "me"
     return render_desk(
-        request, "admin/desk/queue.html", "Assigned to me" if mine else "Review queue",
+        request, "desk/queue.html", "Assigned to me" if mine else "Review queue",
         queue=queue, reviewers=_reviewers(), risks=RiskLevel.choices, categories=QueueCategory.choices,
         args=request.GET, mine=mine, here=request.get_full_path(),
     )
@@ -92,7 +92,7 @@ def item_thread_page(request: HttpRequest) -> HttpResponse:
     back = request.GET.get("back", "")
     item_url = back if back.startswith("/admin/") else reverse("admin:desk-queue")
     return render_desk(
-        request, "admin/desk/thread.html", f"Comments on “{title}”" if title else "Comments on a review item", item=key, thread=thread,
+        request, "desk/thread.html", f"Comments on “{title}”" if title else "Comments on a review item", item=key, thread=thread,
         comment_form=CommentForm(initial={"item": key}), reviewers=_reviewers(), item_title=title, item_url=item_url,
         here=request.get_full_path(),
     )

@@ -24,7 +24,7 @@ def source_page(request: HttpRequest, source_id: int) -> HttpResponse:
     own = data.source.registered_by_id == user.pk
     existing = {t.pk: proposal_existing_source(t) for t in data.tasks if t.proposed_url}
     return render_desk(
-        request, "admin/desk/source.html", str(data.source),
+        request, "desk/source.html", str(data.source),
         page=data, status=status, status_url=reverse("admin:desk-source-status", args=[source_id]),
         can_approve=user.has_perm("sources.approve_source"), can_edit=user.has_perm("sources.change_source"),
         can_block=user.has_perm("sources.block_source"), own_registration=own, is_superuser=user.is_superuser,

@@ -37,7 +37,7 @@ def work_page(request: HttpRequest) -> HttpResponse:
     kind, ids, since = _parse(request)
     status = work_batch(kind=kind, ids=ids, since=since)
     status_url = f"{reverse('admin:desk-work-status')}?{request.GET.urlencode()}"
-    return render_desk(request, "admin/desk/work.html", f"Progress of {len(ids)} {WORK_NOUNS[kind]}(s)", status=status,
+    return render_desk(request, "desk/work.html", f"Progress of {len(ids)} {WORK_NOUNS[kind]}(s)", status=status,
                        status_url=status_url, back=safe_next(request, reverse("admin:index")), kind=kind)
 
 

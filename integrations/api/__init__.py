@@ -16,6 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from citecheck.errors import ServiceError
+from citecheck_site.dbdown import DATABASE_ERRORS, unavailable_response
 from integrations.api.errors import ApiError, error_response, field_of, too_large
 
 logger = logging.getLogger(__name__)
@@ -126,8 +127,6 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 
 @api.exception_handler(Exception)
 def _crash(request: HttpRequest, exc: Exception) -> HttpResponse:
-    from citecheck_site.dbdown import DATABASE_ERRORS, unavailable_response
-
     if isinstance(exc, DATABASE_ERRORS):  # the database is away: 503 with Retry-After, not a 500
         return unavailable_response(request, exc)
     logger.exception("api.error", extra={"path": request.path})

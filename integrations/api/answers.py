@@ -10,18 +10,21 @@ from django.http import HttpRequest
 from ninja import Header, Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
+from claims.citations import citations_check
+from claims.models import Answer, Citation
+from claims.selectors import answer_trace
+from claims.services import answer_submit
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.models import Idempotency
 from reviews.audit import permission_require
+from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
 router = Router(tags=["answers"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
 
 
 def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
-    from claims.citations import citations_check
-
     ids = [i for i in answer.sources_sent if isinstance(i, int)]
     try:
         check = citations_check(sources=ids, answer=answer.raw_response, registry_access=True) if ids else {}
@@ -42,7 +45,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     """202 with the answer's URL and the mechanical citation check. The judges' verification is
     queued: poll GET /answers/{id} or receive the `answer.verified` webhook. A blocked passage
     version is accepted and reported as blocked. The same Idempotency-Key returns the first answer."""
-    from claims.services import answer_submit
 
     user: Any = request.user
     # Refusals are audited in their own transaction: check before the request's transaction opens.
@@ -76,8 +78,6 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
 
 
 def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
-    from claims.models import Answer
-
     permission_require(actor=request.user, perm="claims.view_answer", action=action)
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None:
@@ -88,9 +88,6 @@ def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
 @router.get("/answers/{answer_id}", operation_id="getAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
             summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps — token scope: read_evidence or submit_answers")
 def answer_detail(request: HttpRequest, answer_id: int) -> Any:
-    from claims.models import Citation
-    from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
-
     if answer_id < 1 or answer_id > 2**63 - 1:
         raise InvalidInput("answer_id: not an id", field="answer_id")
     answer = _answer(request, answer_id, "answer_read")
@@ -129,7 +126,6 @@ def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1) -> An
         raise InvalidInput("answer_id: not an id", field="answer_id")
     if page < 1 or page > 1_000_000:
         raise InvalidInput("page: a page number from 1", field="page")
-    from claims.selectors import answer_trace
 
     answer = _answer(request, answer_id, "answer_trace")
     return answer_trace(answer_id=answer.pk, page=page)

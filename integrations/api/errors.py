@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from citecheck_site.dbdown import DATABASE_ERRORS
+
 logger = logging.getLogger(__name__)
 
 
@@ -88,7 +90,6 @@ class ApiErrorMiddleware:
             return None
         if isinstance(exception, RequestDataTooBig):
             return too_large()
-        from citecheck_site.dbdown import DATABASE_ERRORS
 
         if isinstance(exception, DATABASE_ERRORS):
             return None  # DatabaseUnavailableMiddleware answers 503

@@ -13,6 +13,7 @@ from ninja import Query, Router
 from pydantic import Field
 
 from citecheck.errors import InvalidInput
+from claims.citations import citations_check
 from integrations.api.auth import ApiAuth, optional_identity
 from integrations.api.errors import ApiError
 from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
@@ -71,7 +72,6 @@ def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
     """Anonymous callers send the sources inline (text or a JSON array). With passage-version
     ids as sources (registry mode) the caller must be authenticated with read permission; a
     blocked passage is reported as blocked and its text is neither matched nor shown."""
-    from claims.citations import citations_check
 
     sources = payload.sources
     user = None

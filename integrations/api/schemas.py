@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from citecheck.urlnorm import registrable_domain
+
 MAX_ID = 2**63 - 1
 
 
@@ -21,8 +23,6 @@ def _encodable(value: str) -> str:
 
 
 def _domain(value: str) -> str:
-    from citecheck.urlnorm import registrable_domain
-
     if not value:
         return value
     try:

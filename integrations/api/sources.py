@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
+from dispatch.selectors import work_status
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import (
     ActivateIn,
@@ -25,6 +26,10 @@ from integrations.api.schemas import (
     VersionOut,
 )
 from reviews.audit import permission_require
+from reviews.models import AuditLog, BlockSwitch
+from reviews.services import block_apply, block_lift
+from sources.models import Passage, PassageVersion, Source, Stage
+from sources.services import source_refetch, source_register, version_activate
 
 router = Router()  # tags per endpoint: "sources" or "blocks"
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
@@ -38,10 +43,6 @@ def _id(value: int, field: str) -> int:
 
 
 def _source_json(source: Any) -> dict[str, Any]:
-    from dispatch.selectors import work_status
-    from reviews.models import AuditLog
-    from sources.models import Stage
-
     stages = (
         AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
         .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
@@ -69,8 +70,6 @@ def _source_json(source: Any) -> dict[str, Any]:
 
 
 def _register(user: Any, row: SourceIn) -> Any:
-    from sources.services import source_register
-
     return source_register(actor=user, url=row.url, title=row.title, document_type=row.document_type, language=row.language,
                            owner=row.owner, priority=row.priority, risk_level=row.risk_level)
 
@@ -106,8 +105,6 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
 @router.get("/sources/{source_id}", operation_id="getSource", tags=["sources"], auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
-    from sources.models import Source
-
     permission_require(actor=request.user, perm="sources.view_source", action="source_read")
     source = Source.objects.filter(pk=_id(source_id, "source_id")).first()
     if source is None:
@@ -117,12 +114,9 @@ def source_detail(request: HttpRequest, source_id: int) -> Any:
 
 @router.post("/sources/{source_id}/fetch", operation_id="fetchSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
-    from sources.services import source_refetch
-
     permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
     with transaction.atomic():
         source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
-    from dispatch.selectors import work_status
 
     # After commit: "queued" once Redis took the job, "delayed" (with the message) when it did not.
     return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
@@ -131,8 +125,6 @@ def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
 @router.post("/versions/{version_id}/activate", operation_id="activateVersion", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
              summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
-    from sources.services import version_activate
-
     permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
     with transaction.atomic():
         version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
@@ -154,8 +146,6 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
     `domain` → domain, `passage` → passage_id (stable), `passage_version` → passage_version_id
     (blocks its passage across versions). Lists the answers that cited the blocked evidence."""
-    from reviews.services import block_apply
-    from sources.models import Passage, PassageVersion, Source
 
     needed = {"source": "source_id", "domain": "domain", "passage": "passage_id", "passage_version": "passage_version_id"}[payload.target]
     if not getattr(payload, needed):
@@ -175,8 +165,6 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
 
 @router.get("/blocks", operation_id="listBlocks", tags=["blocks"], auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
-    from reviews.models import BlockSwitch
-
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
     return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
@@ -184,8 +172,6 @@ def blocks_list(request: HttpRequest) -> Any:
 @router.post("/blocks/{block_id}/lift", operation_id="liftBlock", tags=["blocks"], auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
              summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
-    from reviews.services import block_lift
-
     permission_require(actor=request.user, perm="sources.approve_source", action="block_lift")
     with transaction.atomic():
         switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from integrations.models import ExportChange
+from integrations.services.webhooks import webhook_evidence_retracted
 from sources.models import ChangeKind, PassageVersion, VersionPassage
 
 # Causes of an entry (informational; the tombstone's reason is computed when the feed is read).
@@ -53,8 +54,6 @@ def export_change_record(
         [ExportChange(passage_version_id=pv, passage_id=p, cause=cause[:40]) for pv, p in sorted(pairs)], batch_size=2000
     )
     if retracted and pairs:
-        from integrations.services.webhooks import webhook_evidence_retracted
-
         webhook_evidence_retracted(passage_version_ids=[pv for pv, _ in pairs], cause=cause)
     return len(pairs)
 

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citecheck.netguard import NetPolicy, address_block_reason, classify_url
+from claims.models import Answer, Citation
 from dispatch.services import RetryLater, work_request
 from integrations.models import DeliveryStatus, Integration, WebhookAttempt, WebhookDelivery
 
@@ -47,7 +48,6 @@ def webhook_event(*, integration: Integration, event: str, payload: dict[str, An
 
 def webhook_answer_verified(*, answer_id: int) -> None:
     """Tell the integration that submitted an answer that its verification finished."""
-    from claims.models import Answer
 
     answer = Answer.objects.filter(pk=answer_id).first()
     if answer is None or answer.submitted_by_id is None or answer.verified_at is None:
@@ -62,7 +62,6 @@ def webhook_answer_verified(*, answer_id: int) -> None:
 
 def webhook_evidence_retracted(*, passage_version_ids: list[int], cause: str) -> None:
     """Tell every integration whose answers cited these passage versions that they were retracted."""
-    from claims.models import Citation
 
     rows = (
         Citation.objects.filter(passage_version_id__in=passage_version_ids, claim__answer__submitted_by__isnull=False)

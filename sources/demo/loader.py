@@ -10,8 +10,10 @@ from django.db import transaction
 
 from citecheck.errors import ServiceError
 from citecheck.urlnorm import normalize_url
+from claims.models import Answer
+from claims.services import answer_submit
 from reviews.models import TestPair
-from sources.models import DomainPolicy, Passage, QualityTier, Source
+from sources.models import DomainPolicy, Passage, PassageVersion, QualityTier, Source
 from sources.services import source_register
 
 logger = logging.getLogger(__name__)
@@ -100,9 +102,6 @@ def demo_answer(*, port: int) -> bool:
     """Submit the demo chatbot answer once its cited passages exist (idempotent); True when it
     was submitted now. It is verified against what is approved: until an approver activates
     the delivery and returns pages it waits, and it is verified again when they are activated."""
-    from claims.models import Answer
-    from claims.services import answer_submit
-    from sources.models import PassageVersion
 
     if Answer.objects.filter(question=DEMO_QUESTION).exists():
         return False

@@ -8,7 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition, InvalidInput, NotFound, PermissionRefused
-from dispatch.services import work_progress, work_request
+from claims.services import JudgeFailure, claims_reverify_for_activation, judgement_get
+from dispatch.services import RetryLater, work_progress, work_request
 from integrations.services.export import export_change_activation
 from reviews.audit import Actor, audit_record, permission_require, refusal_record, user_or_none
 from reviews.models import Approval, ApprovalDecision, AuditLog, SiteSwitch, TestPair, TestResult, TestRun, TestRunStatus
@@ -34,8 +35,6 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
     A pair passes when its expected passage is in the version, its quote (if any) is in that
     passage, and the configured judge's verdict equals the expected status.
     """
-    from claims.services import JudgeFailure, judgement_get
-    from dispatch.services import RetryLater
 
     version = SourceVersion.objects.select_related("source").filter(pk=version_id).first()
     if version is None:
@@ -261,7 +260,6 @@ def version_activate(
             actor=actor, action=action, obj=version,
             from_state=f"v{previous.number}" if previous else "", to_state=f"v{version.number}", reason=reason,
         )
-        from claims.services import claims_reverify_for_activation
 
         claims_reverify_for_activation(version_id=version.pk, previous_version_id=previous.pk if previous else None,
                                        reason=f"{source} v{version.number} {'rolled back to' if action == 'version_rollback' else 'activated'}")

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
+from psycopg import sql
 
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckResult, iter_check_urls
@@ -216,7 +217,6 @@ def _insert_fetch_results(rows: list[dict[str, Any]]) -> None:
         for values, fetch in zip(rows, created, strict=True):
             values["id"] = fetch.pk
         return
-    from psycopg import sql
 
     table = FetchResult._meta.db_table
     defaults = {f.attname: f.get_default() for f in fields}

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+from urllib.robotparser import RobotFileParser
 
 from django.conf import settings
 from django.db import transaction
@@ -24,6 +26,7 @@ from django.utils import timezone
 from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import (
+    USER_AGENT,
     LinkCheckConfig,
     LinkCheckResult,
     backoff_delay,
@@ -33,11 +36,15 @@ from citecheck.linkcheck import (
 )
 from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
+from claims.selectors import answers_citing
+from claims.services import claims_reverify_for_block
 from dispatch.limiter import RedisHostLimiter
 from dispatch.queues import limiter_connection
 from dispatch.services import work_request
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
+from reviews.models import TestPair
+from reviews.services.degraded import block_apply
 from sources.models import (
     ATTENTION_LINK_STATES,
     MISSING_LINK_STATES,
@@ -117,10 +124,7 @@ def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
 def robots_allows(url: str) -> bool:
     """Whether the site's robots.txt lets Citecheck's user agent fetch `url` (only consulted
     when the domain's policy asks for it). A missing or unreadable robots.txt allows."""
-    from urllib.parse import urlsplit, urlunsplit
-    from urllib.robotparser import RobotFileParser
 
-    from citecheck.linkcheck import USER_AGENT
 
     parts = urlsplit(url)
     robots_url = urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", ""))
@@ -215,7 +219,6 @@ WITHHELD_EVIDENCE_STATES = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
 def _set_evidence(source: Source, status: str, reason: str) -> None:
     if source.evidence_status != status:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
-        from claims.services import claims_reverify_for_block
 
         claims_reverify_for_block(source_id=source.pk, reason=f"evidence of {source} is now {status}: {reason}")
         source.evidence_status = status
@@ -306,8 +309,6 @@ def check_times_save(times: CheckTimes) -> None:
 
 def dependants_of(source: Source) -> dict[str, list[int]]:
     """Answers and test pairs that rely on a source's evidence."""
-    from claims.selectors import answers_citing
-    from reviews.models import TestPair
 
     answers = answers_citing(passage_version__passage__source=source)
     pairs = list(TestPair.objects.filter(source=source).values_list("pk", flat=True))
@@ -355,7 +356,6 @@ def canonical_proposal_decide(
     `existing`: merge this source into that one, or point this source at it."""
     # Imported here: reviews.services.degraded imports sources.services (stages), whose package
     # imports this module.
-    from reviews.services.degraded import block_apply
 
     task = EditorialTask.objects.select_related("source").filter(pk=task_id, kind=TaskKind.CANONICAL_CHANGE).first()
     if task is None:
@@ -384,8 +384,6 @@ def canonical_proposal_decide(
             task.data = {**task.data, "existing_source": other.pk, "resolution": existing}
         task.save()
         if other is not None and existing == ExistingTarget.MERGE:
-            from reviews.models import TestPair
-
             moved = TestPair.objects.filter(source=source).update(source=other, expected_passage=None, needs_reverification=True)
             audit_record(actor=actor, action="source_merge", obj=source, to_state=f"merged into {other.pk}", reason=reason,
                          data={"into": other.pk, "test_pairs_moved": moved})

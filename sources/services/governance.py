@@ -14,6 +14,7 @@ import logging
 from django.db import transaction
 
 from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
+from citecheck.urlnorm import registrable_domain
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import Approval, ApprovalDecision
 from sources.models import DomainPolicy, Priority, RiskLevel, Source, SourceVersion
@@ -145,7 +146,6 @@ DOMAIN_POLICY_FIELDS = tuple(
 def domain_policy_save(*, actor: Actor, domain: str, values: dict[str, object]) -> DomainPolicy:
     """Create or change a domain's policy (not its block: that is `block_apply`), one audit row
     per field changed. The domain is normalised to its registrable domain."""
-    from citecheck.urlnorm import registrable_domain
 
     permission_require(actor=actor, perm="sources.change_domainpolicy", action="domain_policy_save")
     name = registrable_domain(domain.strip()) if domain.strip() else ""

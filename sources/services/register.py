@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +12,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from citecheck.errors import Conflict, InvalidInput
+from citecheck.rowfile import rows_parse
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain, strip_credentials
 from dispatch.services import work_request, work_request_many
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
@@ -135,26 +133,7 @@ class ImportReport:
 
 def parse_import(text: str) -> list[dict[str, Any]]:
     """Rows from a JSON array (or {"results": [...]}/JSON lines) or a CSV with a header row."""
-    stripped = text.lstrip("\ufeff").strip()
-    if not stripped:
-        raise InvalidInput("the import file is empty", field="file")
-    if stripped[0] in "[{":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError:
-            try:
-                data = [json.loads(line) for line in stripped.splitlines() if line.strip()]
-            except json.JSONDecodeError as exc:
-                raise InvalidInput(f"the import looks like JSON but is not valid: {exc}", field="file") from exc
-        if isinstance(data, dict):
-            data = data.get("results") or data.get("rows") or data.get("sources") or [data]
-        if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
-            raise InvalidInput("a JSON import must be an array of objects", field="file")
-        return data
-    reader = csv.DictReader(io.StringIO(stripped))
-    if not reader.fieldnames or not ({"url", "canonicalUrl"} & set(reader.fieldnames)):
-        raise InvalidInput("a CSV import needs a header row with a url (or canonicalUrl) column", field="file")
-    return list(reader)
+    return rows_parse(text, noun="import", list_keys=("results", "rows", "sources"), columns=("url", "canonicalUrl"))
 
 
 def _truthy(value: Any) -> bool:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from citecheck.extract import ExtractionResult, PendingExtraction, extract_submit
 from citecheck_site.bulk import rows_update
+from claims.services import reverification_flag
 from dispatch.services import DATABASE_ERRORS, work_request_many
 from reviews.audit import audit_record_many
 from sources.models import (
@@ -394,7 +395,5 @@ def _write_plans(plans: list[_Plan]) -> None:
     VersionPassage.objects.bulk_create([member for plan in plans for member in plan.members])
     for plan in plans:
         if plan.flagged:
-            from claims.services import reverification_flag
-
             version = plan.version
             reverification_flag(passage_versions=plan.flagged, reason=f"{version.source} v{version.number} changed the page")

@@ -7,12 +7,14 @@ import json
 
 import pytest
 from django.test import override_settings
+from django.utils.html import escape
 
 from claims.models import Answer, AnswerState, Judgement
 from claims.services import answer_submit
 from sources.demo.site import serve
 from sources.models import PassageVersion, SourceVersion
 from sources.services import source_refetch, source_register, version_activate
+from tests.integrations.conftest import make_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,8 +117,6 @@ def test_a_changed_page_flags_the_answer_and_it_is_verified_again(two_shops, edi
 
 
 def test_api_answers_round_trip(two_shops, client, editor, approver, run_jobs):
-    from tests.integrations.conftest import make_token
-
     (base, _), _ = two_shops
     source = _activate(base + "/returns", editor, approver, run_jobs)
     pv = _passage(source, "Returns policy > Return window")
@@ -141,7 +141,6 @@ def test_answer_view_in_the_admin_shows_state_wording_and_escaped_claims(two_sho
     client.force_login(superuser)
     page = client.get(f"/admin/claims/answer/{answer.pk}/change/").content.decode()
     answer.refresh_from_db()
-    from django.utils.html import escape
 
     # The script "sentence" is a claim no passage backs; the built-in judge may be unsure about it.
     assert answer.state in (AnswerState.PARTLY_SUPPORTED, AnswerState.PENDING)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import timezone
+
+from sources.models import ChangeKind, DomainPolicy, Passage, PassageVersion, SourceVersion, VersionPassage
+from sources.services import source_register
 
 pytestmark = pytest.mark.django_db
 
@@ -40,10 +44,6 @@ def test_invalid_json_body(client):
 
 
 def test_registry_mode_reports_passage_state_and_safe_link(client, editor):
-    from django.utils import timezone
-
-    from sources.models import ChangeKind, DomainPolicy, Passage, PassageVersion, SourceVersion, VersionPassage
-    from sources.services import source_register
 
     source = source_register(actor=editor, url="https://shop.example.com/delivery", title="Delivery terms", fetch=False)
     version = SourceVersion.objects.create(source=source, number=1, content_hash="h", body_compressed=SourceVersion.compress(b"x"), is_active=True, extraction_status="ok")

@@ -7,10 +7,11 @@ import json
 
 import pytest
 
+from citecheck.judges.builtin import BuiltinJudge
 from claims.citations import citations_check
 from claims.models import AnswerState, ClaimState, Judgement
 from claims.selectors import answer_verification
-from claims.services import answer_submit
+from claims.services import answer_submit, answer_verify, claims_reverify_for_passages
 from reviews.services.degraded import block_apply, block_lift
 from sources.models import ExtractionStatus, SourceVersion
 from sources.services import source_refetch, source_register
@@ -209,22 +210,16 @@ class _MovingEvidenceJudge:
     editor blocks the passage between the judge's answer and the end of the verification."""
 
     def __init__(self, passage_id: int) -> None:
-        from citecheck.judges.builtin import BuiltinJudge
-
         self.inner = BuiltinJudge()
         self.name, self.model, self.prompt_version = "builtin", self.inner.model, self.inner.prompt_version
         self.passage_id = passage_id
 
     def judge(self, claim: str, passage: str):  # type: ignore[no-untyped-def]
-        from claims.services import claims_reverify_for_passages
-
         claims_reverify_for_passages(passage_ids=[self.passage_id], reason="the passage changed while judging")
         return self.inner.judge(claim, passage)
 
 
 def test_evidence_moving_during_a_verification_runs_it_again(demo_shop, editor, approver, run_jobs):
-    from claims.services import answer_verify
-
     base, _ = demo_shop
     returns = register_active(base + "/returns", editor, approver, run_jobs, title="Returns policy")
     window = passage(returns, "Returns policy > Return window")

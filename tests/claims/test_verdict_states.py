@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from claims.models import Answer, AnswerState
+from claims.models import Answer, AnswerState, WordingTemplate
 from claims.selectors import answer_verification
-from claims.services import answer_submit
+from claims.services import answer_submit, wording_templates_seed
 from tests.claims.conftest import passage, register_active
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -131,9 +131,6 @@ def test_research_mode_states_and_report(two_demo_shops, client, editor, approve
 
 
 def test_wording_in_polish_and_lithuanian_and_edited_by_an_editor(demo_shop, client, editor, approver, run_jobs):
-    from claims.models import WordingTemplate
-    from claims.services import wording_templates_seed
-
     base, _ = demo_shop
     delivery = register_active(base + "/delivery", editor, approver, run_jobs, title="Delivery terms")
     express = passage(delivery, "Delivery terms > Express delivery")

@@ -10,7 +10,7 @@ from django.utils import timezone
 from citecheck.fingerprint import fingerprint
 from claims.models import Answer
 from claims.services import answer_submit
-from reviews.models import TestPair
+from reviews.models import TestPair, TestResult, TestRun
 from sources.models import ChangeKind, EvidenceStatus, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
 from sources.services import source_register
 
@@ -35,7 +35,6 @@ def _source(editor, url: str, title: str, texts: dict[str, str]) -> tuple[Source
                                            first_version=version, change_kind=ChangeKind.ADDED, first_seen_at=now, last_seen_at=now)
         VersionPassage.objects.create(source_version=version, passage_version=pv, ordinal=ordinal, change_kind=ChangeKind.ADDED)
         pvs[heading] = pv
-    from reviews.models import TestRun
 
     TestRun.objects.create(source_version=version, status="passed", finished_at=now, judge="builtin")
     Source.objects.filter(pk=source.pk).update(stage=Stage.ACTIVE, evidence_status=EvidenceStatus.VERIFIED)
@@ -61,7 +60,6 @@ def build_kb(editor) -> KB:
 
 def candidate(source: Source, *, failing: bool = False, number: int = 2) -> SourceVersion:
     """A new, tested version of `source` waiting for approval (with one failing pair if asked)."""
-    from reviews.models import TestResult, TestRun
 
     version = SourceVersion.objects.create(source=source, number=number, content_hash=f"h-{source.pk}-{number}", body_compressed=SourceVersion.compress(b"y"),
                                            extraction_status="ok", compared_to=source.versions.get(is_active=True), diff_summary={"added": 0, "changed": 1, "unchanged": 1, "removed": 0})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from citecheck.errors import IllegalTransition, InvalidInput, PermissionRefused
@@ -167,9 +169,6 @@ def test_approvers_unblock_a_passage_from_the_source_page(client, editor, approv
 
 
 def test_incidents_page_queries_do_not_grow_with_blocks(client, editor, approver, django_assert_max_num_queries):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     kb = build_kb(editor)
     client.force_login(editor)
     p = {h.split(" > ")[-1]: pv.passage_id for h, pv in kb.pvs.items()}

@@ -5,14 +5,18 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from claims.models import Answer
+from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, ReviewAssignment, ReviewComment
 from reviews.selectors.queue import QueueFilters, review_queue
 from reviews.services import block_apply
 from sources.models import EditorialTask, EvidenceStatus, Source, TaskKind
+from sources.services import source_register
 from tests.desk.kb import _source, build_kb, candidate
 
 pytestmark = pytest.mark.django_db
@@ -123,9 +127,6 @@ def test_comment_thread_is_kept_and_audited(client, editor, viewer):
 
 
 def test_queue_queries_do_not_grow_with_rows(client, editor, django_assert_max_num_queries):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.force_login(editor)
     used = []
     for start, n in ((0, 1), (1, 6)):
@@ -139,9 +140,6 @@ def test_queue_queries_do_not_grow_with_rows(client, editor, django_assert_max_n
 
 
 def test_failed_jobs_and_stuck_sources_need_a_person(client, editor):
-    from dispatch.models import WorkRequest, WorkStatus
-    from sources.services import source_register
-
     stuck = source_register(actor=editor, url="https://stuck.example.org/p", title="Stuck page", fetch=False)
     Source.objects.filter(pk=stuck.pk).update(registered_at=timezone.now() - timedelta(hours=3))
     WorkRequest.objects.create(job="claims.verify_answer", kwargs={"answer_id": 1}, queue="judge", status=WorkStatus.FAILED,

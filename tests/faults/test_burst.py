@@ -6,11 +6,15 @@ versioned: CITECHECK_IMPORT_SIZE; CI sets 2,000 (about two minutes), a local run
 
 from __future__ import annotations
 
+import json
 import os
+import time
 
 import pytest
 
 from tests.faults.burst import run_burst
+from tests.faults.pages import CountingServer
+from tests.faults.services import AppProcess, app_env, django_run, seed_sources, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -51,11 +55,7 @@ print(json.dumps({
 def test_a_first_import_is_fetched_extracted_and_versioned_by_the_scheduler_alone(pg_db, own_redis):
     """Imported sources have never been fetched (no next check set): the scheduler picks them
     all up, and two workers fetch, extract and version every one, once."""
-    import json
-    import time
 
-    from tests.faults.pages import CountingServer
-    from tests.faults.services import AppProcess, app_env, django_run, seed_sources, wait_for
 
     count = int(os.environ.get("CITECHECK_IMPORT_SIZE", "150"))
     site = CountingServer()

@@ -11,12 +11,13 @@ from django.test import override_settings
 from django.urls import reverse
 
 from dispatch.models import WorkRequest, WorkStatus
-from dispatch.queues import make_worker
+from dispatch.queues import get_queue, make_worker
 from dispatch.selectors import DELAYED_MESSAGE, work_status
 from dispatch.services import outbox_relay, work_recover, work_request
 from sources.models import FetchResult, Source
 from tests.faults.pages import CountingServer
 from tests.faults.services import HungServer, RedisServer
+from tests.integrations.conftest import make_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,16 +92,12 @@ def test_the_relay_waits_on_a_hung_redis_once_per_pass_not_once_per_row(hung):
     try:
         with override_settings(REDIS_URL=redis_server.url):
             assert outbox_relay(min_age_seconds=0, recover=False) == 20
-            from dispatch.queues import get_queue
-
             assert get_queue("default").job_ids == [f"work-{row.pk}" for row in sorted(rows, key=lambda row: row.pk)]
     finally:
         redis_server.close()
 
 
 def test_the_api_answers_quickly_while_redis_hangs(client, editor, hung, site):
-    from tests.integrations.conftest import make_token
-
     auth = "Bearer " + make_token(editor)
     started = time.monotonic()
     response = client.post("/api/v1/sources", json.dumps({"url": site.base + "/faq"}), content_type="application/json", HTTP_AUTHORIZATION=auth)

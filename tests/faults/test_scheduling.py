@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from dispatch.models import WorkRequest, WorkStatus
 from sources.models import CheckTimes, Source
+from sources.services import source_register, source_schedule_due_checks
 from tests.faults.pages import CountingServer
 from tests.faults.services import PYTHON, REPO, AppProcess, app_env, django_run, seed_sources, wait_for
 
@@ -46,7 +47,6 @@ def test_never_fetched_and_due_sources_are_queued_once_and_the_command_says_how_
 def test_a_source_whose_fetch_was_lost_is_due_again_after_its_lease(redis_conn, settings):
     """A fetch that never completed (its request failed for an infrastructure reason) makes the
     source due again when the claim's lease runs out: nothing is left unscheduled for ever."""
-    from sources.services import source_schedule_due_checks
 
     settings.CITECHECK_SCHEDULE_LEASE_SECONDS = 60
     _source(1)
@@ -117,7 +117,6 @@ def test_concurrent_schedulers_and_relays_book_each_due_source_once(pg_db, own_r
 def test_a_source_registered_without_a_fetch_is_due_for_the_scheduler(redis_conn, editor):
     """Registration makes the source's check times (never checked), so the scheduler, which
     reads only that table, picks up a source whose first fetch was never asked for or was lost."""
-    from sources.services import source_register, source_schedule_due_checks
 
     source = source_register(actor=editor, url="https://example.org/never", fetch=False)
     assert CheckTimes.objects.filter(source=source, next_check_at__isnull=True, last_checked_at__isnull=True).exists()

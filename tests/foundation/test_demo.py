@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from claims.models import Answer, Claim
 from dispatch.models import WorkRequest
 from reviews.models import TestPair
-from sources.models import DomainPolicy, Source
+from reviews.roles import roles_sync
+from sources.demo.loader import DEMO_HOST, DEMO_QUESTION, demo_answer, demo_load, demo_test_pairs, demo_user
+from sources.demo.site import serve
+from sources.models import DomainPolicy, Source, SourceVersion
+from sources.services import version_activate
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +30,6 @@ def test_demo_loads_twice_without_duplicates(redis_conn):
 def test_the_demo_answer_waits_for_approval_then_shows_the_wrong_price(redis_conn, run_jobs, settings):
     """An editor's day without a shell: the demo brings a chatbot answer; once an approver
     activates the cited pages it is verified again by itself, and the wrong price is caught."""
-    from claims.models import Answer, Claim
-    from reviews.roles import roles_sync
-    from sources.demo.loader import DEMO_HOST, DEMO_QUESTION, demo_answer, demo_load, demo_test_pairs, demo_user
-    from sources.demo.site import serve
-    from sources.models import SourceVersion
-    from sources.services import version_activate
 
     roles_sync()  # the groups a migration makes (a transactional test starts from an emptied database)
     server, _shop = serve(DEMO_HOST, 0)

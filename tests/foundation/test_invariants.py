@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from citecheck.errors import IllegalTransition, PermissionRefused
+from citecheck.errors import Conflict, IllegalTransition, PermissionRefused
 from claims.models import Judgement
 from reviews.models import AuditLog
 from reviews.services import block_apply, block_lift
@@ -99,8 +99,6 @@ def test_block_and_unblock_a_source(editor, approver):
 
 
 def test_duplicate_registration_points_at_the_existing_source(editor):
-    from citecheck.errors import Conflict
-
     first = source_register(actor=editor, url="https://Example.org/a?utm_source=x#top", fetch=False)
     with pytest.raises(Conflict, match=f"source {first.pk}"):
         source_register(actor=editor, url="https://example.org:443/a", fetch=False)

@@ -15,7 +15,10 @@ from django.test import override_settings
 
 from dispatch.models import WorkRequest, WorkStatus
 from dispatch.queues import get_queue, make_worker
-from dispatch.services import outbox_relay, work_request
+from dispatch.services import outbox_relay, work_request, work_request_many, work_sends_gathered
+from reviews.models import TestPair
+from sources.models import SourceVersion
+from sources.services import source_register, version_retest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,7 +60,6 @@ def test_same_keyed_work_is_queued_once(redis_conn):
 def test_work_asked_for_together_is_queued_together_in_the_order_asked(redis_conn, run_jobs):
     """`work_request_many` (the scheduler's due checks) and gathered sends (the extract job's
     tests) reach Redis in one round trip each, oldest request first: the queue runs them so."""
-    from dispatch.services import work_request_many, work_sends_gathered
 
     with transaction.atomic():
         many = work_request_many(job="dispatch.ping", queue="default", items=[({"note": f"n{n}"}, f"many:{n}") for n in range(5)])
@@ -125,9 +127,6 @@ def test_work_requested_while_redis_is_down_runs_once_it_is_back(db):
 
 def test_long_work_records_its_progress_where_people_can_see_it(redis_conn, run_jobs, editor):
     """The golden-pair run reports progress on its WorkRequest row (shown in the admin)."""
-    from reviews.models import TestPair
-    from sources.models import SourceVersion
-    from sources.services import source_register, version_retest
 
     source = source_register(actor=editor, url="https://example.org/terms", fetch=False)
     version = SourceVersion.objects.create(source=source, number=1, content_hash="h", body_compressed=SourceVersion.compress(b"x"), extraction_status="ok")

@@ -11,6 +11,14 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
+from citecheck.fingerprint import fingerprint
+from citecheck.urlnorm import registrable_domain
+from integrations import throttle
+from integrations.models import Integration
+from integrations.services import token_create
+from reviews.roles import roles_sync
+from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+
 ALL_SCOPES = ["read_evidence", "submit_answers", "manage_sources", "block"]
 
 
@@ -18,14 +26,11 @@ ALL_SCOPES = ["read_evidence", "submit_answers", "manage_sources", "block"]
 def _clean_throttles(redis_conn: Any) -> None:
     """Every test starts with no rate-limit or lockout counters (the fixture empties Redis) and
     throttling not paused by an earlier test's Redis failure."""
-    from integrations import throttle
 
     throttle._paused_until = 0.0
 
 
 def service_user(name: str, *groups: str) -> User:
-    from reviews.roles import roles_sync
-
     if not Group.objects.filter(name="Viewer").exists():
         roles_sync()
     user = User.objects.create_user(username=name, password=None)
@@ -35,9 +40,6 @@ def service_user(name: str, *groups: str) -> User:
 
 
 def make_token(user: User, scopes: list[str] | None = None, *, webhook_url: str = "", secret: str = "") -> str:
-    from integrations.models import Integration
-    from integrations.services import token_create
-
     integration, _ = Integration.objects.get_or_create(name=f"bot-{user.username}", defaults={"user": user, "webhook_url": webhook_url, "webhook_secret": secret})
     _, raw = token_create(actor=None, integration_id=integration.pk, scopes=scopes or ALL_SCOPES)
     return raw
@@ -89,17 +91,12 @@ class Registry:
     versions: list[Any]
 
     def pvs(self) -> list[Any]:
-        from sources.models import PassageVersion
-
         return list(PassageVersion.objects.order_by("pk"))
 
 
 def build_source(*, url: str, title: str, passages: list[tuple[str, str, str]], priority: str = "primary") -> tuple[Any, Any]:
     """A source with an active version and the given passages (heading, anchor, text), written
     directly: for the endpoint tests that need citable evidence but not the whole pipeline."""
-    from citecheck.fingerprint import fingerprint
-    from citecheck.urlnorm import registrable_domain
-    from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
 
     now = timezone.now()
     source = Source.objects.create(url=url, canonical_url=url, normalized_url=url, domain=registrable_domain(url), title=title,

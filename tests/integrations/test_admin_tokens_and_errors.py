@@ -3,20 +3,22 @@ answers JSON; the judge budget per answer."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from claims.models import Answer
+from integrations.api.errors import ApiErrorMiddleware
+from integrations.models import ApiToken, Integration
+from integrations.services.tokens import token_hash
+from reviews.models import AuditLog
 from tests.integrations.conftest import error_of, service_user
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_superuser_creates_a_token_in_the_admin_sees_it_once_and_revokes_it(client, superuser, registry):
-    from integrations.models import ApiToken, Integration
-    from integrations.services.tokens import token_hash
-    from reviews.models import AuditLog
-
     integration = Integration.objects.create(name="shop-bot", user=service_user("shopbot", "Viewer"))
     client.force_login(superuser)
     page = client.post("/admin/integrations/apitoken/add/", {"integration": integration.pk, "name": "prod", "scopes": ["read_evidence"]}, follow=True)
@@ -36,14 +38,11 @@ def test_a_superuser_creates_a_token_in_the_admin_sees_it_once_and_revokes_it(cl
 
 
 def test_a_crash_under_api_answers_json_in_the_api_format(rf):
-    from integrations.api.errors import ApiErrorMiddleware
-
     def crash(request):
         raise RuntimeError("boom")
 
     middleware = ApiErrorMiddleware(crash)
     request = rf.get("/api/v1/anything")
-    import json
 
     response = middleware.process_exception(request, RuntimeError("boom"))
     assert response.status_code == 500 and json.loads(response.content)["error"]["code"] == "server_error"
@@ -51,8 +50,6 @@ def test_a_crash_under_api_answers_json_in_the_api_format(rf):
 
 
 def test_the_judge_budget_per_answer_is_bounded(api, registry, settings):
-    from claims.models import Answer
-
     settings.CITECHECK_ANSWER_MAX_JUDGEMENTS = 4
     ids = [pv.pk for pv in registry.pvs()]
     text = "Express delivery takes 1 to 2 working days. Standard delivery takes 3 to 5 working days."

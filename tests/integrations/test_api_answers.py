@@ -3,8 +3,12 @@ passages reported, limits, no coercion, nothing written on errors."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from django.test import Client
+
+from claims.models import Answer, Claim
 from tests.integrations.conftest import error_of
 
 pytestmark = pytest.mark.django_db
@@ -16,8 +20,6 @@ def _body(pvs, **extra):
 
 
 def test_submit_runs_the_citation_check_at_once_and_answers_202(api, registry):
-    from claims.models import Answer
-
     pvs = registry.pvs()
     response = api.post("/answers", _body(pvs))
     assert response.status_code == 202, response.content
@@ -44,8 +46,6 @@ def test_verification_runs_in_the_worker_and_the_detail_shows_verdicts(api, regi
 
 
 def test_idempotency_key_returns_the_first_answer(api, registry):
-    from claims.models import Answer
-
     pvs = registry.pvs()
     first = api.post("/answers", _body(pvs), headers={"Idempotency-Key": "k-1"}).json()
     again = api.post("/answers", _body(pvs), headers={"Idempotency-Key": "k-1"}).json()
@@ -76,8 +76,6 @@ def test_a_blocked_passage_version_is_accepted_and_reported_as_blocked(api, regi
     ({"question": "\ud800"}, "question"), ({"question": "a\x00b"}, "question"), ({"language": ["en"]}, "language"),
 ])
 def test_wrong_types_and_unknown_fields_are_400s_and_write_nothing(api, registry, change, field):
-    from claims.models import Answer, Claim
-
     body = _body(registry.pvs()) | change
     response = api.post("/answers", body)
     assert response.status_code == 400, response.content
@@ -95,8 +93,6 @@ def test_unknown_ids_are_404(api, registry):
 
 
 def test_limits_413_and_400(api, registry, settings):
-    from claims.models import Answer
-
     settings.CITECHECK_ANSWER_MAX_CHARS = 1000
     response = api.post("/answers", _body(registry.pvs(), answer="Delivery costs £4.95. " * 100))
     assert response.status_code == 413 and error_of(response)["field"] == "answer"
@@ -133,9 +129,6 @@ def test_reads_need_the_viewer_role(api, registry, token_for):
 
 
 def test_session_writes_need_csrf(registry, editor):
-    import json
-
-    from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
     client.force_login(editor)

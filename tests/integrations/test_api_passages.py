@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+import base64
+import json
 
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from integrations.models import ApiToken
+from reviews.models import AuditLog
+from reviews.services import block_apply, site_switch_set
+from sources.models import DomainPolicy
 from tests.integrations.conftest import error_of
 
 pytestmark = pytest.mark.django_db
@@ -42,8 +51,6 @@ def test_cursor_pages_cover_everything_once_and_etag_gives_304(api, registry):
 
 
 def test_html_in_titles_is_escaped_and_disallowed_link_domains_get_no_link(api, registry):
-    from sources.models import DomainPolicy
-
     source = registry.sources[0]
     source.title = 'Terms <script>alert(1)</script> "x"'
     source.save()
@@ -55,8 +62,6 @@ def test_html_in_titles_is_escaped_and_disallowed_link_domains_get_no_link(api, 
 
 
 def test_the_rendered_urls_domain_decides_not_the_stored_one(api, registry):
-    from sources.models import DomainPolicy
-
     source = registry.sources[0]
     source.canonical_url = "https://evil.example.net/delivery"  # stored domain still says example.com
     source.save()
@@ -87,8 +92,6 @@ def test_no_token_401_wrong_scope_403_no_role_403(api, registry, token_for, clie
 
 
 def test_http_basic_is_refused(client, registry, bot):
-    import base64
-
     response = client.get("/api/v1/passages", HTTP_AUTHORIZATION="Basic " + base64.b64encode(b"editor:pw").decode())
     assert response.status_code == 401 and "Basic" in error_of(response)["message"]
 
@@ -117,16 +120,12 @@ def test_rate_limit_per_token_answers_429_with_retry_after(api, registry, settin
 
 
 def test_last_use_is_recorded(api, registry):
-    from integrations.models import ApiToken
-
     assert ApiToken.objects.get().last_used_at is None
     api.get("/passages")
     assert ApiToken.objects.get().last_used_at is not None
 
 
 def test_failed_token_auth_is_locked_out_and_audited(api, registry, settings):
-    from reviews.models import AuditLog
-
     settings.CITECHECK_AUTH_FAILURES_MAX = 3
     for _ in range(3):
         assert api.get("/passages", token="cc_abcd1234_wrong").status_code == 401
@@ -151,9 +150,6 @@ def test_schema_and_docs_are_served_without_a_cdn(client):
 
 
 def test_export_passages_command_prints_the_same_objects(registry, capsys):
-    import json
-
-    from django.core.management import call_command
 
     call_command("export_passages")
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -166,8 +162,6 @@ def test_export_passages_command_prints_the_same_objects(registry, capsys):
 
 
 def test_the_primary_only_switch_tombstones_supplementary_evidence(api, registry, approver):
-    from reviews.services import site_switch_set
-
     cursor = api.get("/passages").json()["sync_cursor"]
     site_switch_set(actor=approver, primary_only=True, reason="incident")
     feed = api.get("/passages", changed_since=cursor).json()
@@ -177,9 +171,6 @@ def test_the_primary_only_switch_tombstones_supplementary_evidence(api, registry
 
 
 def test_changed_since_a_time(api, registry):
-    from django.utils import timezone
-
-    from reviews.services import block_apply
 
     moment = timezone.now().isoformat()
     pv = registry.pvs()[1]

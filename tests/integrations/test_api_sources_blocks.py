@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from citecheck.errors import InvalidInput
+from reviews.models import BlockSwitch
+from sources.models import DomainPolicy, Source
+from sources.services import sources_import
 from tests.integrations.conftest import error_of
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +30,6 @@ def test_register_one_and_read_it_back(api):
 
 
 def test_register_many_gives_per_row_results(api):
-    from sources.models import Source
-
     rows = [{"url": "https://a.example.com/x"}, {"url": "ftp://nope"}, {"url": "https://a.example.com/x"}]
     body = api.post("/sources/bulk", {"sources": rows}).json()
     assert body["created"] == 1 and body["failed"] == 2
@@ -39,16 +43,12 @@ def test_register_many_gives_per_row_results(api):
     ({"url": "https://x.example.com", "title": "\ud800"}, "title"), ({"url": 5}, "url"),
 ])
 def test_register_bad_input_is_400_and_writes_nothing(api, body, field):
-    from sources.models import Source
-
     response = api.post("/sources", body)
     assert response.status_code == 400 and error_of(response)["field"] == field
     assert Source.objects.count() == 0
 
 
 def test_block_each_target_lists_and_needs_an_approver_to_lift(api, registry, token_for):
-    from reviews.models import BlockSwitch
-
     pv = registry.pvs()[0]
     a, b = registry.sources
     created = [
@@ -80,9 +80,6 @@ def test_block_each_target_lists_and_needs_an_approver_to_lift(api, registry, to
     ({"target": "source", "source_id": 1, "reason": "r", "passage_ids": [1]}, "passage_ids", 400),
 ])
 def test_block_bad_input_writes_nothing(api, registry, body, field, status):
-    from reviews.models import BlockSwitch
-    from sources.models import DomainPolicy
-
     response = api.post("/blocks", body)
     assert response.status_code == status, response.content
     assert error_of(response)["field"] == field
@@ -91,8 +88,6 @@ def test_block_bad_input_writes_nothing(api, registry, body, field, status):
 
 
 def test_check_citations_anonymous_inline_only(client, registry):
-    import json
-
     post = lambda body, **h: client.post("/api/v1/check-citations", data=json.dumps(body), content_type="application/json", **h)  # noqa: E731
     inline = post({"sources": ["Delivery takes 3 days."], "answer": "Delivery takes 3 days [1]."})
     assert inline.status_code == 200 and inline.json()["citations"]
@@ -115,10 +110,6 @@ def test_check_citations_registry_mode_hides_blocked_text(api, registry):
 
 
 def test_imports_and_bulk_requests_are_bounded(api, editor, settings):
-    from citecheck.errors import InvalidInput
-    from sources.models import Source
-    from sources.services import sources_import
-
     settings.CITECHECK_IMPORT_MAX_ROWS = 2
     with pytest.raises(InvalidInput, match="limit is 2"):
         sources_import(actor=editor, text="url\nhttps://a.example.com/1\nhttps://a.example.com/2\nhttps://a.example.com/3\n", fetch=False)

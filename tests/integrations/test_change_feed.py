@@ -7,7 +7,7 @@ import pytest
 
 from sources.models import SourceVersion
 from sources.services import source_refetch, source_register, version_activate
-from tests.integrations.conftest import make_token, service_user
+from tests.integrations.conftest import Api, make_token, service_user
 from tests.sources.pageserver import page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,8 +31,6 @@ def _activate_latest(source, approver):
 
 
 def test_incremental_sync_with_tombstones(client, editor, approver, run_jobs):
-    from tests.integrations.conftest import Api
-
     api = Api(client=client, token=make_token(service_user("bot", "Editor")))
     with page_server() as site:
         site.pages["/delivery"] = ("text/html; charset=utf-8", page(SECTIONS))

@@ -3,7 +3,10 @@ limit, 429 past the token's rate limit, 404 on ids that do not exist — all in 
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.contrib.auth.models import Group
 
 from tests.integrations.conftest import error_of
 
@@ -72,8 +75,6 @@ def test_404_for_ids_that_do_not_exist(api, token_for, method, path, body):
 
 
 def test_anonymous_check_citations_does_not_confirm_registered_urls(client, registry):
-    import json
-
     registered = registry.sources[0].canonical_url
     body = {"sources": ["Delivery takes 3 days."], "answer": f"Delivery takes 3 days [1]. See {registered}"}
     report = client.post("/api/v1/check-citations", data=json.dumps(body), content_type="application/json").json()
@@ -81,8 +82,6 @@ def test_anonymous_check_citations_does_not_confirm_registered_urls(client, regi
 
 
 def test_a_role_change_reaches_the_token_within_the_permission_cache_time(api, registry, bot, settings):
-    from django.contrib.auth.models import Group
-
     assert api.get("/passages").status_code == 200
     bot.groups.clear()
     settings.CITECHECK_API_PERM_CACHE_SECONDS = 0  # as if the cache time had passed

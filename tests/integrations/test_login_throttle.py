@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from reviews.models import AuditLog
+
 pytestmark = pytest.mark.django_db
 
 
 def test_wrong_passwords_lock_the_admin_login_and_the_lockout_is_audited(client, editor, settings):
-    from reviews.models import AuditLog
-
     settings.CITECHECK_AUTH_FAILURES_MAX = 5
     for _ in range(5):
         response = client.post("/admin/login/", {"username": "editor", "password": "wrong"})

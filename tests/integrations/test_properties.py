@@ -11,6 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claims.models import Answer, Citation, Claim
+from integrations.models import Idempotency
+from reviews.models import BlockSwitch
+from sources.models import DomainPolicy, Passage, Source
 from tests.integrations.conftest import error_of
 
 pytestmark = pytest.mark.django_db
@@ -35,11 +39,6 @@ ENDPOINTS = {
 
 
 def _counts():
-    from claims.models import Answer, Citation, Claim
-    from integrations.models import Idempotency
-    from reviews.models import BlockSwitch
-    from sources.models import DomainPolicy, Passage, Source
-
     return [m.objects.count() for m in (Source, Answer, Claim, Citation, BlockSwitch, DomainPolicy, Passage, Idempotency)]
 
 

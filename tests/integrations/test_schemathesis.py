@@ -7,9 +7,14 @@ import os
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
+from citecheck_site.wsgi import application
 from tests.integrations.conftest import build_source, make_token, service_user
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +22,6 @@ EXAMPLES = int(os.environ.get("CITECHECK_SCHEMATHESIS_EXAMPLES", "15"))
 
 
 def _schema():
-    from citecheck_site.wsgi import application
-
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
 
 
@@ -26,8 +29,6 @@ def _schema():
 def keep_connection():
     """Calling the WSGI app directly: keep the test's database connection open across requests
     (as Django's test client does)."""
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
 
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
@@ -37,9 +38,6 @@ def keep_connection():
 
 
 def test_every_operation_against_the_schema(redis_conn, keep_connection):
-    from schemathesis.checks import not_a_server_error
-    from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
-
     build_source(url="https://shop.example.com/delivery", title="Delivery terms",
                  passages=[("Express delivery", "express", "Express delivery takes 1 to 2 working days.")])
     token = make_token(service_user("fuzzbot", "Editor"))

@@ -15,6 +15,8 @@ import pytest
 from django.test import override_settings
 
 from examples.citecheck_client import verify_webhook
+from integrations.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
+from reviews.services import block_apply
 from tests.integrations.conftest import Api, build_source, make_token, service_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,8 +51,6 @@ def receiver():
 
 
 def test_verified_and_retracted_webhooks_are_signed_retried_and_recorded(client, receiver, run_jobs):
-    from integrations.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
-
     url, received = receiver
     _, _ = build_source(url="https://shop.example.com/delivery", title="Delivery terms",
                         passages=[("Express delivery", "express", "Express delivery takes 1 to 2 working days.")])
@@ -95,7 +95,6 @@ def test_the_example_client_syncs_and_submits_against_a_live_server(live_server,
     assert run("sync")["passages"] == 2
     index = json.loads((tmp_path / "index.json").read_text())
     express = next(p for p in index["passages"].values() if p["section_heading"] == "Express delivery")
-    from reviews.services import block_apply
 
     block_apply(actor=None, target="passage", reason="wrong", passage_version_id=express["passage_version_id"])
     assert run("sync")["passages"] == 1, "the tombstone purged the blocked passage"

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from citecheck.judges import STATUSES, Verdict, get_judge, validate_verdict
+from citecheck.judges import STATUSES, Verdict, validate_verdict
 from citecheck.judges.builtin import HEURISTIC_PREFIX, BuiltinJudge
+from citecheck.judges.factory import get_judge
 
 JUDGE = BuiltinJudge()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from citecheck.judges import get_judge
 from citecheck.judges.cascade import CascadeJudge
+from citecheck.judges.factory import get_judge
 from tests.judges.openai_server import OpenAIServer, completion, verdict_reply
 
 SURE = ("Delivery takes five working days.", "Delivery takes 5 working days.")

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from citecheck.judges import Verdict, cache_key, get_judge
+from citecheck.judges import Verdict, cache_key
+from citecheck.judges.factory import get_judge
 from citecheck.judges.llm import PROMPT_VERSION, SYSTEM_PROMPT, LLMJudge
 from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 

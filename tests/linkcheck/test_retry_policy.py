@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from citecheck.linkcheck import backoff_delay, parse_retry_after
+from citecheck.linkcheck import backoff_delay, gap_for, parse_retry_after
 
 
 def test_backoff_grows_exponentially_with_jitter() -> None:
@@ -55,8 +55,6 @@ def test_parse_retry_after_seconds_and_http_dates() -> None:
 
 
 def test_a_domain_policy_gap_applies_to_every_host_of_that_domain():
-    from citecheck.linkcheck import gap_for
-
     gaps = {"example.co.uk": 2.0, "api.other.com": 0.5}
     assert gap_for("www.example.co.uk", gaps, 0.0) == 2.0
     assert gap_for("news.example.co.uk", gaps, 0.0) == 2.0

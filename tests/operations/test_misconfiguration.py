@@ -16,6 +16,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from citecheck_site.dbdown import DISK_FULL_MESSAGE, unavailable_response
+from citecheck_site.logformat import FieldsFormatter
 from tests.faults.services import PYTHON, REPO, HungServer
 
 CAP = 120  # against a hang only
@@ -145,8 +146,6 @@ def test_an_outage_log_line_carries_the_error(caplog):
     with caplog.at_level(logging.WARNING, logger="citecheck_site.dbdown"):
         response = unavailable_response(RequestFactory().get("/admin/"), error)
     assert response.status_code == 503
-    from citecheck_site.logformat import FieldsFormatter
-
     line = FieldsFormatter("%(levelname)s %(name)s %(message)s").format(caplog.records[-1])
     assert line.startswith("WARNING citecheck_site.dbdown web.database_unavailable") and "Connection refused" in line
     assert "\n" not in line

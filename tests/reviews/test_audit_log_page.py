@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -33,8 +34,6 @@ def rows(editor, approver):
 
 
 def _ids(html: str) -> list[str]:
-    import re
-
     return re.findall(r"/admin/reviews/auditlog/(\d+)/change/", html)
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from citecheck.errors import IllegalTransition
-from reviews.services import block_apply
+from reviews.models import BlockSwitch
+from reviews.services import block_apply, block_lift
 from sources.models import DomainPolicy, EditorialTask, FetchResult, Source, SourceVersion, TaskKind
 from sources.selectors import export_passages, safe_link
-from sources.services import canonical_proposal_decide, source_refetch, source_register, version_activate
+from sources.services import canonical_proposal_decide, links_check, source_refetch, source_register, version_activate
 
 from .conftest import PAGE
 
@@ -144,8 +145,6 @@ def test_an_ipv4_mapped_literal_is_stored_bracketed_and_fetches(hosts, editor, r
 
 
 def test_the_bulk_link_check_refuses_a_redirect_to_a_blocked_domain_too(hosts, editor, approver):
-    from sources.services import links_check
-
     a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
     b.routes["/x"] = (200, {}, PAGE)
     a.routes["/x"] = (302, {"Location": b.base + "/x"}, b"")
@@ -160,9 +159,6 @@ def test_the_bulk_link_check_refuses_a_redirect_to_a_blocked_domain_too(hosts, e
 
 
 def test_evidence_fetched_through_a_redirect_is_withheld_once_its_target_domain_is_blocked(hosts, editor, approver, run_jobs):
-    from reviews.models import BlockSwitch
-    from reviews.services import block_lift
-
     a, b = hosts("127.0.0.1"), hosts("127.0.0.2")
     b.routes["/terms"] = (200, {}, PAGE)
     a.routes["/terms"] = (302, {"Location": b.base + "/terms"}, b"")

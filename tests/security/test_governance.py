@@ -10,8 +10,9 @@ import pytest
 
 from citecheck.errors import InvalidInput, PermissionRefused
 from reviews.models import Approval, AuditLog
-from sources.models import Source, SourceVersion
-from sources.services import source_refetch, source_register, source_update, version_activate
+from reviews.services import block_apply
+from sources.models import DomainPolicy, EditorialTask, Source, SourceVersion, TaskKind
+from sources.services import canonical_proposal_decide, source_refetch, source_register, source_update, version_activate
 
 from .conftest import PAGE
 
@@ -131,9 +132,6 @@ def test_a_url_change_is_checked_like_a_registration(hosts, client, editor, run_
 
 
 def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, approver):
-    from reviews.services import block_apply
-    from sources.models import DomainPolicy
-
     block_apply(actor=approver, target="domain", domain="evil.example", reason="hostile")
     policy = DomainPolicy.objects.get(domain="evil.example")
     client.force_login(editor)
@@ -145,9 +143,6 @@ def test_a_blocked_domain_policy_cannot_be_renamed_in_the_admin(client, editor, 
 
 
 def test_the_governance_page_keeps_an_accepted_canonical_url(hosts, client, editor, editor2, run_jobs):
-    from sources.models import EditorialTask, TaskKind
-    from sources.services import canonical_proposal_decide
-
     site = hosts("127.0.0.1")
     site.routes["/new"] = (200, {}, PAGE)
     site.routes["/old"] = (301, {"Location": "/new"}, b"")
@@ -165,8 +160,6 @@ def test_the_governance_page_keeps_an_accepted_canonical_url(hosts, client, edit
 
 
 def test_domain_policy_changes_in_the_admin_are_normalised_and_audited(client, editor, viewer):
-    from sources.models import DomainPolicy
-
     client.force_login(editor)
     form = {"domain": "https://News.Example.co.uk/x", "quality_tier": 2, "allowed_for_links": "on", "min_request_gap_ms": 0,
             "max_concurrent_requests": 0, "notes": ""}

@@ -4,6 +4,7 @@ Permissions-Policy, and HSTS when CITECHECK_HTTPS is on."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,8 +52,6 @@ def test_hsts_is_sent_when_https_is_on(tmp_path):
 
 
 def test_no_template_has_inline_scripts_or_event_handlers():
-    import re
-
     pattern = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|\son[a-z]+\s*=|javascript:", re.I)
     offenders = [str(p.relative_to(REPO)) for p in (REPO / "templates").rglob("*.html") if pattern.search(p.read_text())]
     assert offenders == []

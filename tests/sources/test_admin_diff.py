@@ -24,7 +24,7 @@ def _change_page(client, user, version: SourceVersion) -> str:
 
 def _diff_rows(html: str) -> list[str]:
     table = html.split('class="citecheck-diff"', 1)[1].split("</table>", 1)[0]
-    return re.findall(r"<tr style=.*?</tr>", table, re.S)
+    return re.findall(r"<tr class=.*?</tr>", table, re.S)
 
 
 def test_diff_shows_old_and_new_price_side_by_side(shop, editor, superuser, client, run_jobs):

@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 from django.contrib import admin
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sources.benchdata import bench_data_generate
+from sources.models import PassageVersion, Source, SourceVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -67,8 +69,6 @@ def test_passage_version_list_reads_no_body_and_sorts_by_its_key(data, superuser
 
 
 def test_source_version_list_and_page_never_read_compressed_bodies(data, superuser, client):
-    from sources.models import SourceVersion
-
     client.force_login(superuser)
     _, _, list_sqls = _queries(client, reverse("admin:sources_sourceversion_changelist"))
     version = SourceVersion.objects.filter(number=2).first()
@@ -79,8 +79,6 @@ def test_source_version_list_and_page_never_read_compressed_bodies(data, superus
 
 
 def test_source_page_fetch_list_is_bounded(data, superuser, client):
-    from sources.models import Source
-
     source = Source.objects.order_by("pk").first()
     client.force_login(superuser)
     count, html, _ = _queries(client, reverse("admin:sources_source_change", args=[source.pk]))
@@ -89,8 +87,6 @@ def test_source_page_fetch_list_is_bounded(data, superuser, client):
 
 
 def test_passage_search_is_exact_on_ids_and_fingerprints(data, superuser, client):
-    from sources.models import PassageVersion
-
     pv = PassageVersion.objects.order_by("pk")[3]
     client.force_login(superuser)
     for q in (str(pv.pk), f"#{pv.pk}", pv.fingerprint):
@@ -104,9 +100,6 @@ def test_passage_search_is_exact_on_ids_and_fingerprints(data, superuser, client
 
 
 def test_generator_refuses_a_database_with_sources_unless_reset(data):
-    from django.core.management.base import CommandError
-
-    from sources.models import Source
 
     with pytest.raises(CommandError, match="--reset"):
         call_command("generate_bench_data", "--scale", "0.001")
@@ -116,7 +109,6 @@ def test_generator_refuses_a_database_with_sources_unless_reset(data):
 
 def test_an_id_search_compares_numbers_not_text(data, superuser, client):
     """Django's own `=id` search is UPPER(id::text) = UPPER('12'): no index serves it."""
-    from sources.models import PassageVersion
 
     pv = PassageVersion.objects.order_by("pk")[5]
     client.force_login(superuser)

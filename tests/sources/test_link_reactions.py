@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
 from citecheck.errors import IllegalTransition
+from citecheck.linkcheck import LinkCheckResult, LinkState
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, TestPair
-from sources.models import CheckTimes, EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, TaskKind, TaskStatus
+from sources.models import (
+    CheckTimes,
+    DomainPolicy,
+    EditorialTask,
+    EvidenceStatus,
+    FetchResult,
+    Source,
+    SourceVersion,
+    TaskKind,
+    TaskStatus,
+)
 from sources.selectors import export_passages
-from sources.services import canonical_proposal_decide, source_refetch, source_register, version_activate
+from sources.services import (
+    canonical_proposal_decide,
+    fetch_record,
+    source_refetch,
+    source_register,
+    source_schedule_due_checks,
+    version_activate,
+)
 from tests.routeserver import RouteServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,9 +81,6 @@ def test_404_suspends_evidence_at_once_and_a_later_success_brings_it_back(site, 
 
 
 def test_dead_only_after_repeated_failures_over_time(site, editor, approver, run_jobs):
-    from citecheck.linkcheck import LinkCheckResult, LinkState
-    from sources.services import fetch_record
-
     source = _active_source(site, editor, approver, run_jobs)
     TestPair.objects.create(source=source, claim="Refunds are paid within 10 working days.")
     start = timezone.now()
@@ -163,8 +180,6 @@ def test_link_health_page_needs_a_login(client, db):
 
 
 def test_robots_txt_is_consulted_only_when_the_domain_policy_asks(site, editor, run_jobs):
-    from sources.models import DomainPolicy
-
     site.routes["/private/terms"] = (200, {}, PAGE)
     site.routes["/robots.txt"] = (200, {"Content-Type": "text/plain"}, b"User-agent: *\nDisallow: /private/\n")
     source = source_register(actor=editor, url=site.base + "/private/terms")
@@ -181,8 +196,6 @@ def test_robots_txt_is_consulted_only_when_the_domain_policy_asks(site, editor, 
 
 
 def test_a_due_source_is_never_queued_twice(site, editor, run_jobs):
-    from sources.services import source_schedule_due_checks
-
     site.routes["/terms"] = (200, {}, PAGE)
     source = source_register(actor=editor, url=site.base + "/terms")
     run_jobs()
@@ -195,9 +208,6 @@ def test_a_due_source_is_never_queued_twice(site, editor, run_jobs):
 
 
 def test_check_links_command_checks_many_and_writes_their_states(site, editor):
-    from io import StringIO
-
-    from django.core.management import call_command
 
     site.routes["/ok"] = (200, {}, PAGE)
     site.routes["/moved"] = (301, {"Location": "/ok"}, b"")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Group
+from django.db import transaction
 
 from citecheck.errors import IllegalTransition, PermissionRefused
 from reviews.models import AuditLog
@@ -18,7 +20,7 @@ from sources.models import (
     VersionPassage,
 )
 from sources.selectors import export_passages
-from sources.services import source_refetch, source_register, version_activate
+from sources.services import fetch_request, source_refetch, source_register, version_activate, version_extract
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,9 +82,6 @@ def test_content_change_yields_exactly_the_changed_passages(shop, editor, approv
 
 
 def test_jobs_are_idempotent(shop, editor, run_jobs):
-    from django.db import transaction
-
-    from sources.services import fetch_request, version_extract
 
     source = source_register(actor=editor, url=shop.url("/warranty"))
     run_jobs()
@@ -96,8 +95,6 @@ def test_jobs_are_idempotent(shop, editor, run_jobs):
 
 
 def test_registrant_cannot_activate_and_viewer_cannot_approve(shop, editor, approver, viewer, run_jobs):
-    from django.contrib.auth.models import Group
-
     editor.groups.add(Group.objects.get(name="Approver"))
     source = source_register(actor=editor, url=shop.url("/returns"))
     run_jobs()

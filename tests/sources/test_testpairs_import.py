@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from citecheck.errors import InvalidInput, NotFound, PermissionRefused
 from reviews import testpairs
 from reviews.models import AuditLog, TestPair, TestRun
-from sources.models import Passage
-from sources.services import source_register
+from sources.models import Passage, SourceVersion
+from sources.services import source_refetch, source_register, version_retest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,8 +68,6 @@ def test_csv_import_creates_good_rows_and_rejects_the_rest_with_reasons(delivery
 
 
 def test_imported_pairs_run_against_the_next_version(shop, editor, run_jobs):
-    from sources.services import source_refetch
-
     source = source_register(actor=editor, url=shop.url("/prices"))
     run_jobs()
     pairs = [
@@ -135,9 +133,6 @@ def test_import_test_pairs_command(delivery, tmp_path):
 
 
 def test_pairs_added_after_testing_run_when_an_editor_asks_for_a_retest(shop, editor, approver, run_jobs):
-    from sources.models import SourceVersion
-    from sources.services import version_retest
-
     source = source_register(actor=editor, url=shop.url("/warranty"))
     run_jobs()
     version = SourceVersion.objects.get(source=source)

@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from wordfreq import zipf_frequency
+
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
 from citecheck.text import sentences_with_markers
@@ -156,7 +158,6 @@ def informativeness(word: str, lang: str) -> float:
     wordfreq (its frequency lists ship in the wheel; code Apache-2.0, data CC BY-SA 4.0) is imported
     here, on first use: importing it and loading a list takes about a second, which a verdict the
     rules decide alone (``judge_claim`` on a price) need not pay."""
-    from wordfreq import zipf_frequency
 
     zipf = zipf_frequency(word, "pl" if lang == lx.PL else "en")
     return min(6.0, max(0.5, 7.0 - zipf)) if zipf > 0 else 6.0

@@ -24,7 +24,8 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from citecheck.judges import Judge, Verdict, get_judge
+from citecheck.judges import Judge, Verdict
+from citecheck.judges.factory import get_judge
 
 EXIT_UNUSABLE_INPUT = 2
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 import threading
@@ -10,16 +11,18 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from redis.exceptions import RedisError
 
+from citecheck.extract import warm_up
+from citecheck.urlnorm import registrable_domain
 from citecheck_site.preflight import preflight_problems
 from dispatch.queues import QUEUE_NAMES, make_worker
-from dispatch.services import DATABASE_ERRORS, outbox_relay
+from dispatch.services import DATABASE_ERRORS, JOB_APPS, outbox_relay
+from sources.services import source_schedule_due_checks
 
 logger = logging.getLogger(__name__)
 
 
 def scheduler_loop(interval: float, stop: threading.Event) -> None:
     """Relay the outbox and queue due checks every `interval` seconds."""
-    from sources.services import source_schedule_due_checks
 
     while not stop.is_set():
         try:
@@ -43,18 +46,13 @@ def preload(names: tuple[str, ...]) -> None:
     """Import the jobs and load what they need once, in the worker's main process: every forked
     work-horse inherits it, instead of spending most of a short job importing Django apps,
     aiohttp, the public-suffix list and trafilatura again."""
-    import importlib
 
-    from dispatch.services import JOB_APPS
 
     for app in sorted(JOB_APPS):
         importlib.import_module(f"{app}.jobs")
-    from citecheck.urlnorm import registrable_domain
 
     registrable_domain("www.example.co.uk")
     if "extract" in names:
-        from citecheck.extract import warm_up
-
         warm_up()
 
 

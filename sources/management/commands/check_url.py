@@ -16,6 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from citecheck import linkcheck
+
 
 class Command(BaseCommand):
     help = "Check links (one GET attempt each, SSRF-safe) and print the results; writes nothing."
@@ -30,8 +32,6 @@ class Command(BaseCommand):
         parser.add_argument("--host-concurrency", type=int, help="requests at once per host (default: CITECHECK_FETCH_HOST_CONCURRENCY)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from citecheck import linkcheck  # imported here so that `manage.py help` stays light
-
         url: str | None = options["url"]
         batch: str | None = options["batch"]
         if (url is None) == (batch is None):

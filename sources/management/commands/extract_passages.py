@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from citecheck.extract import DEFAULT_MAX_CHARS, ExtractionStatus, extract_passages, guess_content_type
+
 if TYPE_CHECKING:
     from citecheck.extract import ExtractionResult
 
@@ -48,8 +50,6 @@ class Command(BaseCommand):
             sys.exit(1)
 
     def _extract_files(self, options: dict[str, Any]) -> None:
-        from citecheck.extract import DEFAULT_MAX_CHARS, ExtractionStatus, extract_passages, guess_content_type
-
         max_chars: int = options["max_chars"] or getattr(settings, "CITECHECK_PASSAGE_MAX_CHARS", DEFAULT_MAX_CHARS)
         if max_chars < 1:
             raise CommandError("--max-chars must be positive", returncode=2)

@@ -9,26 +9,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from citecheck.errors import Conflict, ServiceError
+from desk.charts import STATE_COLOURS, link_state_bars
 from sources.models import EditorialTask, TaskKind, TaskStatus
 from sources.selectors import link_health_summary
 from sources.services import canonical_proposal_decide
 
-# One colour per state for the chart; the table next to it carries the same numbers in words.
-STATE_COLOURS = {
-    "ok": "#2a7a2a", "redirect_permanent": "#4a7bb7", "redirect_temporary": "#8fb3de", "not_found": "#ba2121",
-    "gone": "#7a1010", "rate_limited": "#d98b00", "server_error": "#e0a030", "client_error": "#b05ca0",
-    "timeout": "#8a8a8a", "connection_error": "#5a5a5a", "redirect_loop": "#6a3d9a", "too_large": "#b15928",
-    "blocked": "#000000", "invalid_url": "#cab2d6",
-}
-
 
 @permission_required("sources.view_source")
 def link_health(request: HttpRequest) -> HttpResponse:
-    from reviews.admin_overview import link_state_bars
-
     summary = link_health_summary(days=14)
     proposals = EditorialTask.objects.filter(kind=TaskKind.CANONICAL_CHANGE, status=TaskStatus.OPEN).select_related("source")[:100]
-    return render(request, "sources/link_health.html", {
+    return render(request, "desk/link_health.html", {
         **admin.site.each_context(request),  # the desk's navigation: user, logout, theme
         "summary": summary, "bars": link_state_bars(summary),
         "legend": [(label, STATE_COLOURS.get(state, "#999")) for state, label in zip(summary.states, summary.labels, strict=True)],

@@ -72,7 +72,7 @@ def trace_view(request: HttpRequest, answer_id: int, *, site: admin.AdminSite) -
         **site.each_context(request), "title": f"Trace of answer {answer_id}", "trace": trace,
         "opts": Answer._meta, "page_numbers": range(1, trace["claims_page"]["pages"] + 1),
     }
-    return TemplateResponse(request, "admin/desk/trace.html", context)
+    return TemplateResponse(request, "desk/trace.html", context)
 
 
 def trace_find_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpResponse:
@@ -105,4 +105,4 @@ def trace_find_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpRespo
         **site.each_context(request), "title": "Trace an answer", "opts": Answer._meta, "error": error,
         "subject": subject, "uses": uses, "passage_version_id": pv_id, "passage_id": passage_id,
     }
-    return TemplateResponse(request, "admin/desk/trace_find.html", context)
+    return TemplateResponse(request, "desk/trace_find.html", context)

@@ -1,22 +1,20 @@
-"""The desk's overview page: the health of the knowledge base at a glance.
-
-Three server-rendered SVG charts (no JavaScript), each with a table of the same numbers: link
-states over time, verification rate over time, and the queue by category and age. The view only
-turns the selectors' numbers into rectangle geometry; the template draws them (auto-escaped).
-"""
+"""Chart geometry for the desk's reading pages: the selectors' numbers turned into SVG
+rectangles (numbers only; the templates draw them, auto-escaped), and one colour per link state."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.template.response import TemplateResponse
+from reviews.selectors.overview import AGE_BUCKETS, QueueRow, RateDay
+from sources.selectors import LinkHealth
 
-from reviews.overview import AGE_BUCKETS, QueueRow, RateDay, queue_by_category, verification_rate_by_day
-from sources.selectors import LinkHealth, link_health_summary
-from sources.views import STATE_COLOURS
+# One colour per state for the chart; the table next to it carries the same numbers in words.
+STATE_COLOURS = {
+    "ok": "#2a7a2a", "redirect_permanent": "#4a7bb7", "redirect_temporary": "#8fb3de", "not_found": "#ba2121",
+    "gone": "#7a1010", "rate_limited": "#d98b00", "server_error": "#e0a030", "client_error": "#b05ca0",
+    "timeout": "#8a8a8a", "connection_error": "#5a5a5a", "redirect_loop": "#6a3d9a", "too_large": "#b15928",
+    "blocked": "#000000", "invalid_url": "#cab2d6",
+}
 
 AGE_COLOURS = ("#8fb3de", "#d98b00", "#ba2121")
 CHART_HEIGHT = 120.0
@@ -66,21 +64,3 @@ def queue_bars(rows: list[QueueRow], width: float = 300.0) -> list[dict[str, Any
                 x += w
         out.append({"y": index * 22, "segments": segments, "total": row.total})
     return out
-
-
-def overview_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpResponse:
-    if not request.user.has_perm("sources.view_source"):
-        raise PermissionDenied
-    health = link_health_summary(days=14)
-    rates = verification_rate_by_day(days=14)
-    queue = queue_by_category()
-    context = {
-        **site.each_context(request), "title": "Overview",
-        "health": health, "health_bars": link_state_bars(health),
-        "legend": [(label, STATE_COLOURS.get(state, "#999")) for state, label in zip(health.states, health.labels, strict=True)],
-        "rates": rates, "rate_bars": rate_bars(rates),
-        "queue": queue, "queue_bars": list(zip(queue, queue_bars(queue), strict=True)), "queue_height": 22 * len(queue) + 4,
-        "age_buckets": [(label, colour) for (_, label), colour in zip(AGE_BUCKETS, AGE_COLOURS, strict=True)],
-        "chart_width": 20 + BAR_STEP * 14,
-    }
-    return TemplateResponse(request, "admin/desk/overview.html", context)

@@ -24,4 +24,4 @@ def check_answer_page(request: HttpRequest) -> HttpResponse:
             context["report"] = citations_check(sources=sources, answer=answer)
         except InvalidInput as exc:
             context["error"] = exc.message
-    return render(request, "claims/check_answer.html", context)
+    return render(request, "desk/check_answer.html", context)
