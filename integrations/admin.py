@@ -19,7 +19,8 @@ from integrations.services.tokens import token_create, token_revoke
 class IntegrationAdmin(admin.ModelAdmin):
     list_display = ("name", "user", "webhook_url", "created_at")
     search_fields = ("name",)
-    raw_id_fields = ("user",)
+    # The service user by name (a select of usernames), not a raw numeric id.
+    autocomplete_fields = ("user",)
 
 
 class TokenForm(forms.ModelForm):
