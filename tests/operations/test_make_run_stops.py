@@ -125,6 +125,7 @@ def _round(var: Path, how: str) -> None:
             run.proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_make_run_stops_everything_it_started(var_dir, how):
     _round(var_dir, how)
