@@ -11,7 +11,7 @@ In the same run, with the same limits (64 at once, 8 per host; CITECHECK_FETCH_A
 
 - the checker alone: `citecheck.linkcheck.check_urls` over the sources' URLs with the checker
   configuration `links_check` uses, results discarded;
-- `links_check(source_ids=...)` (`sources.services`, the batched path of sources/services/batch.py
+- `links_check(source_ids=...)` (`sources.services`, the batched path of sources.services.record.py
   that `manage.py check_links` runs), writing every result.
 
 Each writing run must add one FetchResult per source. Before every run the sources are put back

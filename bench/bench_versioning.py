@@ -12,7 +12,7 @@ source). Then the 10,000 bodies "arrive" again, unchanged, as LinkCheckResults, 
   batched query (DISTINCT ON);
 - `fetch_record` once per source (the path the fetch job takes when a body arrives: one
   transaction per source);
-- `fetch_records_bulk` (sources/services/batch.py: one transaction per chunk of 500).
+- `fetch_records_bulk` (sources.services.record.py: one transaction per chunk of 500).
 
 Each path runs --runs times, interleaved; medians are reported. After every run the script
 checks that exactly 10,000 FetchResults were added, each pointing at the source's existing
@@ -232,14 +232,14 @@ def baseline(pairs: list[tuple[int, Any]]) -> None:
 
 
 def per_source(pairs: list[tuple[int, Any]]) -> None:
-    from sources.services.fetch import fetch_record
+    from sources.services.record import fetch_record
 
     for pk, result in pairs:
         fetch_record(source_id=pk, result=result)
 
 
 def bulk(pairs: list[tuple[int, Any]]) -> None:
-    from sources.services.batch import fetch_records_bulk
+    from sources.services.record import fetch_records_bulk
 
     fetch_records_bulk(pairs=pairs)
 
@@ -247,7 +247,7 @@ def bulk(pairs: list[tuple[int, Any]]) -> None:
 PATHS: dict[str, tuple[str, Callable[[list[tuple[int, Any]]], None], bool]] = {
     "baseline": ("baseline: hash the bodies + read the latest hashes in one query", baseline, False),
     "per_source": ("`fetch_record` per source (the fetch job's path; one transaction each)", per_source, True),
-    "bulk": ("`fetch_records_bulk` (sources/services/batch.py; one transaction per 1,000)", bulk, True),
+    "bulk": ("`fetch_records_bulk` (sources.services.record.py; one transaction per 1,000)", bulk, True),
 }
 
 

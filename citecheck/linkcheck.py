@@ -83,14 +83,9 @@ SUCCESS_STATES = frozenset(
     {LinkState.OK, LinkState.REDIRECT_PERMANENT, LinkState.REDIRECT_TEMPORARY}
 )
 # The page is missing: suspend the evidence at once.
-DEAD_STATES = frozenset({LinkState.NOT_FOUND, LinkState.GONE})
 # Probably passing: mark "temporarily unverified" and retry with `backoff_delay`.
 TRANSIENT_STATES = frozenset(
     {LinkState.RATE_LIMITED, LinkState.SERVER_ERROR, LinkState.TIMEOUT, LinkState.CONNECTION_ERROR}
-)
-# Needs a person: client_error, redirect_loop, too_large (blocked/invalid_url: never fetched).
-ATTENTION_STATES = frozenset(
-    {LinkState.CLIENT_ERROR, LinkState.REDIRECT_LOOP, LinkState.TOO_LARGE}
 )
 
 
@@ -222,10 +217,6 @@ class LinkCheckResult:
     @property
     def is_success(self) -> bool:
         return self.state in SUCCESS_STATES
-
-    @property
-    def is_dead(self) -> bool:
-        return self.state in DEAD_STATES
 
     @property
     def is_transient(self) -> bool:

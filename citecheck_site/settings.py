@@ -263,10 +263,10 @@ OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 CITECHECK_JUDGE_MODEL = os.environ.get("CITECHECK_JUDGE_MODEL", "")
 CITECHECK_JUDGE_TIMEOUT = env_float("CITECHECK_JUDGE_TIMEOUT", 60.0)
 CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
-# With an LLM judge: ask it only where the built-in judge could not decide (issue 13).
+# With an LLM judge: ask it only where the built-in judge could not decide.
 CITECHECK_JUDGE_CASCADE = env_bool("CITECHECK_JUDGE_CASCADE", False)
 CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
-# Verification (issue 12): knowledge_base (one approved primary source) or research (two independent domains)
+# Verification: knowledge_base (one approved primary source) or research (two independent domains)
 CITECHECK_VERIFICATION_MODE = os.environ.get("CITECHECK_VERIFICATION_MODE", "knowledge_base").strip().lower() or "knowledge_base"
 # Compound sentences split into atomic claims at intake: rules (built in), llm (the judge's split_claims) or none
 CITECHECK_CLAIM_SPLITTER = os.environ.get("CITECHECK_CLAIM_SPLITTER", "rules").strip().lower() or "rules"

@@ -54,7 +54,7 @@ class DeskAdminSite(CitecheckAdminSite):
         ]
         return desk + super().get_urls()
 
-    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> TemplateResponse:
         """Editors and Approvers start at the review queue; everyone else at the model index."""
         if is_desk_user(request):
             return queue.queue_page(request)

@@ -81,10 +81,6 @@ def enqueue_many(*, queue: str, jobs: list[tuple[str, str, tuple[Any, ...]]]) ->
         pipe.execute()
 
 
-def job_exists(*, queue: str, job_id: str) -> bool:
-    return get_queue(queue).fetch_job(job_id) is not None
-
-
 def job_states(job_ids: Iterable[str]) -> dict[str, str | None]:
     """{job id: RQ status, or None when Redis no longer has the job}, in one round trip."""
     ids = list(job_ids)

@@ -291,7 +291,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
         died = status == WorkStatus.RUNNING
         if died:
             # A run that ended because the database stayed away did not die: it waited, gave up
-            # cleanly and said so on its RQ job. Only a process that died counts (issue 25).
+            # cleanly and said so on its RQ job. Only a process that died counts.
             if outages is None:
                 try:
                     outages = queues.jobs_ended_by_outage(

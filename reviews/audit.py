@@ -150,7 +150,7 @@ ACTION_LABELS: dict[str, str] = {
     "version_request_changes": "send a version back with requested changes",
     "review_assign": "assign review items",
     "review_comment": "comment on review items",
-    # The pipeline's own actions and the rest that reach the audit log, in words too (issue 25).
+    # The pipeline's own actions and the rest that reach the audit log, in words too.
     "answer_mode_set": "set an answer's verification mode",
     "answer_verify": "verify an answer",
     "answer_verify_again": "verify an answer again",

@@ -24,7 +24,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
-from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import (
     USER_AGENT,
     LinkCheckConfig,
@@ -34,7 +33,6 @@ from citecheck.linkcheck import (
     config_from_settings,
     iter_check_urls,
 )
-from citecheck.linkcheck import LinkState as CheckState
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain
 from claims.selectors import answers_citing
 from claims.services import claims_reverify_for_block
@@ -103,24 +101,6 @@ def check_urls(urls: list[str], *, keep_body: bool = False, domains: Iterable[st
     return list(iter_check_urls(urls, link_config(keep_body=keep_body, domains=domains)))
 
 
-def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
-    """Fetch a source's page (one attempt), record it and react. Returns None if the source is gone."""
-    source = Source.objects.filter(pk=source_id).first()
-    if source is None:
-        logger.info("fetch.gone", extra={"source_id": source_id})
-        return None
-    # The domain of the URL about to be fetched, not only the stored one (older rows may differ).
-    domains = {source.domain, registrable_domain(source.canonical_url)}
-    if source.is_blocked or DomainPolicy.objects.filter(domain__in=domains, is_blocked=True).exists():
-        logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
-        return None
-    if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
-        result = LinkCheckResult(url=source.canonical_url, state=CheckState.BLOCKED, error="disallowed for Citecheck by the site's robots.txt")
-    else:
-        [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
-    return fetch_record(source_id=source_id, result=result, attempt=attempt)
-
-
 def robots_allows(url: str) -> bool:
     """Whether the site's robots.txt lets Citecheck's user agent fetch `url` (only consulted
     when the domain's policy asks for it). A missing or unreadable robots.txt allows."""
@@ -145,45 +125,6 @@ def _page_title(body: bytes) -> str:
     if not match:
         return ""
     return " ".join(html.unescape(match.group(1).decode("utf-8", "replace")).split())[:500]
-
-
-def fetch_record(*, source_id: int, result: LinkCheckResult, attempt: int = 1, now: datetime | None = None) -> FetchResult | None:
-    """Store one check's FetchResult, apply the link-health reactions and, when the body
-    differs from the latest version, create a new SourceVersion and ask for its extraction."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        source = Source.objects.select_for_update(of=("self",)).select_related("check_times").filter(pk=source_id).first()
-        if source is None:
-            return None
-        body = result.body if result.is_success else None
-        fetch = FetchResult(
-            source=source,
-            requested_url=source.canonical_url,
-            redirects=[hop.to_json() for hop in result.redirects],
-            final_url=result.final_url or "",
-            status_code=result.status_code,
-            link_state=str(result.state),
-            note=(result.error or "") if result.state in REACHABLE_LINK_STATES or result.soft_404 else "",
-            content_type=result.content_type or "",
-            bytes=result.bytes,
-            etag=result.etag or "",
-            last_modified=result.last_modified or "",
-            elapsed_ms=result.elapsed_ms,
-            retry_after_seconds=result.retry_after,
-            error="" if result.state in REACHABLE_LINK_STATES else (result.error or ""),
-            attempt=attempt,
-            fetched_at=now,
-        )
-        if body is not None:
-            fetch.content_hash = content_hash(body)
-            fetch.displayed_title = _page_title(body) if "html" in fetch.content_type else ""
-        fetch.save()
-        _react(source=source, fetch=fetch, now=now)
-        if body is not None:
-            fetch.version = _version_for(source=source, fetch=fetch, body=body)
-            fetch.save(update_fields=["version"])
-    logger.info("fetch.done", extra={"source_id": source_id, "state": fetch.link_state, "attempt": attempt})
-    return fetch
 
 
 def _version_for(*, source: Source, fetch: FetchResult, body: bytes) -> SourceVersion:
@@ -329,6 +270,7 @@ def source_refetch(*, actor: Actor, source_id: int) -> None:
     """An editor asks for a fetch now."""
     source = Source.objects.filter(pk=source_id).first()
     if source is None:
+        permission_require(actor=actor, perm="sources.change_source", action="source_refetch")  # ids tell a stranger nothing
         raise NotFound(f"no source {source_id}")
     permission_require(actor=actor, perm="sources.change_source", action="source_refetch", obj=source)
     with transaction.atomic():

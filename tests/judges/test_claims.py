@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citecheck.claims import extract_claims, needs_evidence, strip_citation_markers
+from citecheck.claim_extraction import extract_claims, needs_evidence, strip_citation_markers
 
 
 def test_facts_need_evidence_small_talk_does_not() -> None:

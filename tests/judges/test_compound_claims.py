@@ -1,10 +1,10 @@
-"""Compound sentences split into atomic claims by the built-in rules (citecheck.claims.split_compound)."""
+"""Compound sentences split into atomic claims by the built-in rules (citecheck.claim_extraction.split_compound)."""
 
 from __future__ import annotations
 
 import pytest
 
-from citecheck.claims import split_compound
+from citecheck.claim_extraction import split_compound
 
 
 @pytest.mark.parametrize(("sentence", "parts"), [

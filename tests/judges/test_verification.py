@@ -1,5 +1,5 @@
 """Cross-source rules in both verification modes, claim and answer states, the report card
-(citecheck.verification), and the wording templates (citecheck.wording)."""
+(citecheck.verification), and the wording templates (citecheck.state_wording)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from citecheck.state_wording import DEFAULT_TEMPLATES, answer_wording, render, validate_template
 from citecheck.verification import (
     ANSWER_PRECEDENCE,
     EvidenceRecord,
@@ -18,7 +19,6 @@ from citecheck.verification import (
     report_card,
     source_quality,
 )
-from citecheck.wording import DEFAULT_TEMPLATES, answer_wording, render, validate_template
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 

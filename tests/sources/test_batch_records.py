@@ -1,4 +1,4 @@
-"""Recording many fetches at once (`sources.services.batch`): same outcome as `fetch_record`,
+"""Recording many fetches at once (`sources.services.record`): same outcome as `fetch_record`,
 a new version only for a changed body, a fixed number of queries for the common case, and the
 bulk link check against a real local server."""
 
@@ -17,8 +17,7 @@ from citecheck.linkcheck import LinkCheckResult, LinkState, RedirectHop
 from dispatch.models import WorkRequest
 from reviews.models import AuditLog
 from sources.models import CheckTimes, EditorialTask, EvidenceStatus, FetchResult, Source, SourceVersion, Stage, TaskKind
-from sources.services.batch import fetch_records_bulk, links_check_bulk
-from sources.services.fetch import fetch_record
+from sources.services.record import fetch_record, fetch_records_bulk, links_check_bulk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from claims.models import Judgement
 from reviews import testpairs
 from reviews.models import TestResult
 from sources.models import SourceVersion
 from sources.services import source_register, version_activate, version_test
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not any(f.name == "confidence" for f in Judgement._meta.get_fields()),
-                       reason="Judgement.confidence is stored by issue 12's change (not merged on this branch)"),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PAIRS = (
     '[{"claim": "The Ridge 2 tent sleeps two people comfortably.", "expected_status": "unsupported", '

@@ -30,7 +30,7 @@ from functools import lru_cache
 from wordfreq import zipf_frequency
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
+from citecheck.judges.builtin.words import NUM, _fold, _stem, _tokenize
 from citecheck.text import sentences_with_markers
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]

@@ -1,8 +1,9 @@
-"""Recording many fetches at once: the bulk counterparts of `fetch_record` and `links_check`.
+"""Recording fetches, one or many: the one path from a link check's result to a FetchResult, the
+link-health reactions and a new SourceVersion where the body changed.
 
-`fetch_records_bulk` gives every (source, check result) pair exactly the outcome `fetch_record`
-gives it, but one chunk at a time in one transaction and with a fixed number of queries for the
-common case (a page that answered as before):
+`fetch_records_bulk` records (source, check result) pairs one chunk at a time in one transaction,
+with a fixed number of queries for the common case (a page that answered as before);
+`fetch_record` is the same path with one pair, and `source_fetch` checks one source and records it:
 
 - the chunk's sources are locked and read in one query, their FetchResults inserted in one;
 - the latest version's hash of every source that sent a body is read in one query; only a body
@@ -34,8 +35,20 @@ from psycopg import sql
 
 from citecheck.fingerprint import content_hash
 from citecheck.linkcheck import LinkCheckResult, iter_check_urls
-from sources.models import REACHABLE_LINK_STATES, CheckTimes, EvidenceStatus, FetchResult, LinkState, Source, SourceVersion, Stage
-from sources.services.fetch import _page_title, _react, _version_for, link_config
+from citecheck.linkcheck import LinkState as CheckState
+from citecheck.urlnorm import registrable_domain
+from sources.models import (
+    REACHABLE_LINK_STATES,
+    CheckTimes,
+    DomainPolicy,
+    EvidenceStatus,
+    FetchResult,
+    LinkState,
+    Source,
+    SourceVersion,
+    Stage,
+)
+from sources.services.fetch import _page_title, _react, _version_for, check_urls, link_config, robots_allows
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +58,30 @@ BULK_CHUNK = 1000
 # `links_check_bulk` writes at least this often, so the last chunk left when fetching ends is
 # small (its write is the only one that cannot overlap fetching).
 FLUSH_SECONDS = 0.25
+
+def source_fetch(*, source_id: int, attempt: int = 1) -> FetchResult | None:
+    """Fetch a source's page (one attempt), record it and react. Returns None if the source is gone."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        logger.info("fetch.gone", extra={"source_id": source_id})
+        return None
+    # The domain of the URL about to be fetched, not only the stored one (older rows may differ).
+    domains = {source.domain, registrable_domain(source.canonical_url)}
+    if source.is_blocked or DomainPolicy.objects.filter(domain__in=domains, is_blocked=True).exists():
+        logger.info("fetch.skipped_blocked", extra={"source_id": source_id})
+        return None
+    if DomainPolicy.objects.filter(domain=source.domain, respect_robots=True).exists() and not robots_allows(source.canonical_url):
+        result = LinkCheckResult(url=source.canonical_url, state=CheckState.BLOCKED, error="disallowed for Citecheck by the site's robots.txt")
+    else:
+        [result] = check_urls([source.canonical_url], keep_body=True, domains=[source.domain])
+    return fetch_record(source_id=source_id, result=result, attempt=attempt)
+
+
+def fetch_record(*, source_id: int, result: LinkCheckResult, attempt: int = 1, now: datetime | None = None) -> FetchResult | None:
+    """Record one check: `fetch_records_bulk` with one pair. None if the source is gone."""
+    [fetch_id] = fetch_records_bulk(pairs=[(source_id, result)], attempt=attempt, now=now)
+    return FetchResult.objects.get(pk=fetch_id) if fetch_id is not None else None
+
 
 def fetch_records_bulk(
     *,

@@ -18,7 +18,7 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from citecheck.claims import split_compound
+from citecheck.claim_extraction import split_compound
 
 __all__ = [
     "DEFAULT_TEMPLATES",
