@@ -102,7 +102,7 @@ def _round(var: Path, how: str) -> None:
     run = MakeRun(var, marker)
     try:
         assert run.serving.wait(timeout=240), f"make run never served:\n{run.output()}"
-        idle = http.client.HTTPConnection("127.0.0.1", run.port, timeout=10)
+        idle = http.client.HTTPConnection("127.0.0.1", run.port, timeout=CAP)
         idle.request("GET", "/admin/login/")
         response = idle.getresponse()
         assert response.status == 200, run.output()

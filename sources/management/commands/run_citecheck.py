@@ -8,6 +8,7 @@ the ports after `make run` returns.
 
 from __future__ import annotations
 
+import http.client
 import os
 import secrets
 import signal
@@ -65,14 +66,19 @@ class Supervisor:
             child.wait()
 
 
-def _wait_listening(host: str, port: int, *, stop: threading.Event, children: list[subprocess.Popen[bytes]]) -> bool:
-    """Wait until `host:port` accepts connections; False if asked to stop or a child died first."""
+def _wait_serving(host: str, port: int, *, stop: threading.Event, children: list[subprocess.Popen[bytes]]) -> bool:
+    """Wait until the web answers an HTTP request (gunicorn's master accepts connections before
+    its workers can answer them); False if asked to stop or a child died first."""
     while not stop.is_set() and all(child.poll() is None for child in children):
+        connection = http.client.HTTPConnection(host, port, timeout=5)
         try:
-            with socket.create_connection((host, port), timeout=1):
-                return True
-        except OSError:
+            connection.request("GET", "/admin/login/")
+            connection.getresponse().read()
+            return True
+        except (OSError, http.client.HTTPException):
             stop.wait(0.2)
+        finally:
+            connection.close()
     return False
 
 
@@ -150,7 +156,7 @@ class Command(BaseCommand):
                     env=env,
                 ),
             ]
-            if _wait_listening("127.0.0.1", options["port"], stop=stop, children=serving):
+            if _wait_serving("127.0.0.1", options["port"], stop=stop, children=serving):
                 # The last lines before serving: what a newcomer needs, not lost among the installer's output.
                 self.stdout.write(admin_box(web_url=web_url, **admin))
                 if not options["no_demo"]:
