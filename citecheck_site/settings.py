@@ -312,9 +312,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "plain": {"()": "citecheck_site.logformat.FieldsFormatter", "format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
+    "filters": {"expected_forbidden": {"()": "citecheck_site.logformat.ExpectedForbiddenFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django.request": {"filters": ["expected_forbidden"]},
+    },
 }

@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path
 
 from citecheck_site.admin_site import CitecheckAdminSite
-from desk.views import check, decisions, degraded, health, overview, queue, source, trace, work
+from desk.views import check, decisions, degraded, health, overview, people, queue, source, trace, work
 
 
 def is_desk_user(request: HttpRequest) -> bool:
@@ -44,6 +44,8 @@ class DeskAdminSite(CitecheckAdminSite):
             path("desk/results/<int:result_id>/waive/", view(decisions.result_waive), name="desk-result-waive"),
             path("desk/tasks/<int:task_id>/decide/", view(decisions.task_decide), name="desk-task-decide"),
             path("desk/work/", view(work.work_page), name="desk-work"),
+            path("desk/people/", view(people.people_page), name="desk-people"),
+            path("desk/people/change/", view(people.person_change), name="desk-person-change"),
             path("desk/work/status.json", view(work.work_status), name="desk-work-status"),
             # Reading pages, at the addresses they have always had under the models they read.
             path("sources/source/overview/", view(partial(overview.overview_view, site=self)), name="desk-overview"),

@@ -270,6 +270,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
         logger.warning("work.recover_redis_unavailable", extra={"error": str(exc)})
         return 0
     recovered = 0
+    outages: set[str] | None = None
     for pk, status, queue_name, started_at, deaths, carrier in rows:
         state = states.get(f"work-{pk}")
         if status == WorkStatus.QUEUED:
@@ -287,12 +288,24 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
                 why = f"recovered after the worker running it (with request {carrier}) stopped"
         if not lost:
             continue
+        died = status == WorkStatus.RUNNING
+        if died:
+            # A run that ended because the database stayed away did not die: it waited, gave up
+            # cleanly and said so on its RQ job. Only a process that died counts.
+            if outages is None:
+                try:
+                    outages = queues.jobs_ended_by_outage(
+                        [f"work-{row[0]}" for row in rows if row[1] == WorkStatus.RUNNING] + [f"work-{c}" for c in carriers])
+                except RedisError:
+                    outages = set()
+            if f"work-{pk}" in outages or (carrier is not None and f"work-{carrier}" in outages):
+                died, why = False, "recovered after a database outage (the run waited and gave up; not a death)"
         if state is not None:
             try:
                 queues.job_discard(job_id=f"work-{pk}")
             except RedisError:
                 return recovered
-        if status == WorkStatus.RUNNING and deaths + 1 >= settings.CITECHECK_WORK_MAX_DEATHS:
+        if died and deaths + 1 >= settings.CITECHECK_WORK_MAX_DEATHS:
             done = WorkRequest.objects.filter(pk=pk, status=status).update(
                 status=WorkStatus.FAILED, finished_at=now, deaths=F("deaths") + 1,
                 error=f"the worker died {deaths + 1} times running this (out of memory or killed); not retried",
@@ -300,7 +313,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
             if done:
                 _on_gave_up(pk)
             continue
-        recovered += _back_to_pending(pk, status=status, message=why, died=status == WorkStatus.RUNNING)
+        recovered += _back_to_pending(pk, status=status, message=why, died=died)
     if recovered:
         logger.info("work.recovered", extra={"count": recovered})
     return recovered
@@ -337,6 +350,11 @@ def _database_lost(work_request_id: int, exc: BaseException) -> bool:
         except DATABASE_ERRORS:
             time.sleep(1.0)
     connection.close()
+    try:
+        queues.job_mark_outage(reason=reason)
+    except RedisError:
+        logger.warning("work.outage_unmarked", extra={"work_request_id": work_request_id, "error": reason})
+    logger.warning("work.database_away", extra={"work_request_id": work_request_id, "error": reason})
     return False
 
 

@@ -142,7 +142,7 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 @api.exception_handler(Exception)
 def _crash(request: HttpRequest, exc: Exception) -> HttpResponse:
     if isinstance(exc, DATABASE_ERRORS):  # the database is away: 503 with Retry-After, not a 500
-        return unavailable_response(request)
+        return unavailable_response(request, exc)
     logger.exception("api.error", extra={"path": request.path})
     return error_response(500, "server_error", "Something went wrong on our side; it was logged.")
 

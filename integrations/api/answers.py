@@ -61,7 +61,7 @@ def _replay(earlier: Idempotency, body_sha256: str) -> Any:
     return Status(202, _created(earlier.answer, replay=True))
 
 
-@router.post("/answers", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, 422: ErrorOut, **ERRORS},
+@router.post("/answers", operation_id="submitAnswer", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, 422: ErrorOut, **ERRORS},
              summary="Send back a bot answer: stored, citation-checked at once, verified by the judges in the background — token scope: submit_answers")
 def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200)) -> Any:
     """202 with the answer's URL and the mechanical citation check. The judges' verification is
@@ -119,7 +119,7 @@ def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
     return answer
 
 
-@router.get("/answers/{answer_id}", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
+@router.get("/answers/{answer_id}", operation_id="getAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
             summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps — token scope: read_evidence or submit_answers")
 def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     if answer_id < 1 or answer_id > 2**63 - 1:
@@ -154,7 +154,7 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     }
 
 
-@router.get("/answers/{answer_id}/trace", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
+@router.get("/answers/{answer_id}/trace", operation_id="traceAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
             summary="The full trace of an answer: claims, citations, judgements, passage and page versions (as the desk's trace page) — token scope: read_evidence or submit_answers")
 def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1) -> Any:
     """The same dict as the desk's trace page (`claims.selectors.answer_trace`), claims paginated

@@ -33,7 +33,7 @@ class PassageQuery(Strict):
 
 
 @router.get(
-    "/passages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
+    "/passages", operation_id="listPassages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
     summary="Export the citable passages (full sync), or what changed since a cursor (incremental sync with tombstones) — token scope: read_evidence",
 )
 def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
@@ -66,7 +66,7 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
 
 
 @router.post(
-    "/check-citations", auth=None, response={200: dict[str, Any], 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 413: ErrorOut, 429: ErrorOut},
+    "/check-citations", operation_id="checkCitations", auth=None, response={200: dict[str, Any], 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 413: ErrorOut, 429: ErrorOut},
     summary="Mechanical citation check of a model answer against sources (no database writes); anonymous callers are rate-limited per address",
 )
 def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:

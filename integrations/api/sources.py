@@ -31,7 +31,7 @@ from sources.selectors import source_detail as source_detail_data
 from sources.selectors import source_json
 from sources.services import source_refetch, source_register, sources_register_many, version_activate
 
-router = Router(tags=["sources and blocks"])
+router = Router()  # tags per endpoint: "sources" or "blocks"
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
 MAX_ID = 2**63 - 1
 
@@ -52,13 +52,13 @@ def _register_fields(row: SourceIn) -> dict[str, Any]:
             "owner": row.owner, "priority": row.priority, "risk_level": row.risk_level}
 
 
-@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
+@router.post("/sources", operation_id="registerSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
     source = source_register(actor=request.user, **_register_fields(payload))
     return Status(201, source_json(source))
 
 
-@router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
+@router.post("/sources/bulk", operation_id="registerSources", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
              summary="Register many sources; one result per row (rows that fail do not stop the others) — token scope: manage_sources")
 def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
     results = sources_register_many(actor=request.user, rows=[_register_fields(row) for row in payload.sources])
@@ -72,21 +72,21 @@ def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
     return {"created": created, "failed": len(rows) - created, "rows": rows}
 
 
-@router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
+@router.get("/sources/{source_id}", operation_id="getSource", tags=["sources"], auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
     permission_require(actor=request.user, perm="sources.view_source", action="source_read")
     return source_detail_data(source_id=_id(source_id, "source_id"), show_block_reasons=_desk_user(request))
 
 
-@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
+@router.post("/sources/{source_id}/fetch", operation_id="fetchSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
     source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
     # After commit: "queued" once Redis took the job, "delayed" (with the message) when it did not.
     return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
 
 
-@router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
+@router.post("/versions/{version_id}/activate", operation_id="activateVersion", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
              summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
     version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
@@ -102,7 +102,7 @@ def _block_json(switch: Any, affected: list[int] | None = None, *, show_reason: 
     }
 
 
-@router.post("/blocks", auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
+@router.post("/blocks", operation_id="createBlock", tags=["blocks"], auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
              summary="Block a source, a domain, a passage or (the passage of) a passage version at once — token scope: block")
 def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
@@ -123,7 +123,7 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     return Status(201, _block_json(switch, affected))
 
 
-@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
+@router.get("/blocks", operation_id="listBlocks", tags=["blocks"], auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
     # A token sees the reasons of the blocks its own service user applied; the others are for desk users.
@@ -132,7 +132,7 @@ def blocks_list(request: HttpRequest) -> Any:
             for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
 
-@router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
+@router.post("/blocks/{block_id}/lift", operation_id="liftBlock", tags=["blocks"], auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
              summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
     switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)

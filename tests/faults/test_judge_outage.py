@@ -84,6 +84,7 @@ def _drive(run_jobs: Callable[[], int], until: Callable[[], bool], *, seconds: f
     return False
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_judge_outage_500_garbage_hang_then_recovery(llm, demo_shop, editor, approver, run_jobs):  # noqa: F811
     ids = _shop_answer(demo_shop, editor, approver, run_jobs)
     llm.script = [Reply(status=500, body={"error": {"message": "upstream down"}})]

@@ -12,6 +12,10 @@ from citecheck.citations import InputError, check_answer, decode_input, parse_an
 
 from .helpers import json_answer, ollama_stream, openai_stream
 
+# A cap against a hang (catastrophic backtracking, quadratic scans), never a speed goal: the
+# checker's speed is measured in bench/bench_citations.py.
+HANG_CAP = 60.0
+
 
 def reason(call: object, *args: object) -> InputError:
     with pytest.raises(InputError) as info:
@@ -97,7 +101,7 @@ def test_quote_of_100_kb_is_checked_quickly() -> None:
     quote = "WORD " * 20_000  # 100 KB, found only after normalising
     started = time.perf_counter()
     data = check_answer(sources, json_answer("x", [(1, quote), (2, quote), (1, "x" * 100_000)])).to_json()
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < HANG_CAP  # linear work; a quadratic search would run for minutes
     assert [c["result"] for c in data["citations"]] == ["normalized", "not_found", "not_found"]
 
 
@@ -107,7 +111,7 @@ def test_ten_thousand_sources_are_handled_quickly() -> None:
     sources = parse_sources(json.dumps(texts))
     data = check_answer(sources, json_answer("x", [(9_999, "says 69993"), (10_001, "x")])).to_json()
     blocks = parse_sources("\n---\n".join(texts))
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < HANG_CAP
     assert data["source_count"] == 10_000 and len(blocks) == 10_000
     assert [c["result"] for c in data["citations"]] == ["exact", "no_such_source"]
     assert len(data["unreferenced_sources"]) == 9_999
@@ -119,6 +123,6 @@ def test_pathological_whitespace_and_markers_do_not_hang() -> None:
     data = check_answer(parse_sources("a\n\nb"), text).to_json()
     sources = parse_sources(json.dumps([" " * 500_000 + "a  b"]))
     folded = check_answer(sources, json_answer("x", [(1, "A B")])).to_json()
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started < HANG_CAP
     assert data["invalid_source_numbers"] == []
     assert folded["citations"][0]["result"] == "normalized"

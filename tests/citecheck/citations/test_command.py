@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -42,9 +41,7 @@ def seed_files(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_json_output_has_exactly_the_issue_keys_and_exit_1_when_flagged(seed_files: tuple[Path, Path]) -> None:
     sources, answer = seed_files
-    started = time.perf_counter()
     result = run("--sources", str(sources), "--answer", str(answer), "--json")
-    assert time.perf_counter() - started < 5
     assert result.returncode == 1, result.stderr
     assert result.stderr == b""
     data = json.loads(result.stdout)  # exactly one JSON object, nothing else on stdout

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from citecheck.fingerprint import fingerprint
@@ -37,9 +36,7 @@ def test_json_output_is_one_object_per_passage_per_line(tmp_path: Path) -> None:
     pdf = tmp_path / "terms.pdf"
     pdf.write_bytes(make_pdf([["Orders ship within 2 working days."], ["Vouchers expire after 3 years."]]))
 
-    started = time.monotonic()
     completed = _run(str(page), str(notes), str(pdf), "--json", "--url", "https://shop.example/delivery")
-    elapsed = time.monotonic() - started
 
     assert completed.returncode == 0, completed.stderr
     records = [json.loads(line) for line in completed.stdout.splitlines()]
@@ -57,7 +54,6 @@ def test_json_output_is_one_object_per_passage_per_line(tmp_path: Path) -> None:
         ("page=1", "Orders ship within 2 working days."),
         ("page=2", "Vouchers expire after 3 years."),
     ]
-    assert elapsed < 15
 
 
 def test_readable_listing_without_json(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import citecheck.extraction.process as extract
 from citecheck.extraction import ExtractionStatus, extract_passages, warm_up
 from tests.citecheck.extraction.test_extract_html import SHOP_PAGE
@@ -122,6 +124,7 @@ def test_work_horses_share_the_worker_s_extractor_and_one_killed_by_a_horse_is_r
     assert out == f"ok True {_extractor_pid()}", "the worker started a new process before forking the horse"
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_a_horse_killed_mid_page_leaves_no_answer_for_the_next_horse() -> None:
     warm_up()
     # The first horse dies while the extractor works on its (slow) page; the next horse must get

@@ -35,7 +35,13 @@ class Stats:
     starts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     methods: list[tuple[str, str]] = field(default_factory=list)
     huge_mb_sent: int = 0
+    released: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def release(self, group: str) -> None:
+        """Let every `/held/<group>` request answer (they wait for this, not for a clock)."""
+        with self.lock:
+            self.released.add(group)
 
     def enter(self, *keys: str) -> None:
         with self.lock:
@@ -206,7 +212,11 @@ def build_app(stats: Stats) -> web.Application:
         await response.prepare(request)
         try:
             await response.write(b"%PDF-1.7 and then nothing")
-            await asyncio.sleep(2)
+            hold = request.query.get("hold")
+            for _ in range(6000 if hold else 200):  # held until released (at most a minute), else 2 s
+                if hold in stats.released:
+                    break
+                await asyncio.sleep(0.01)
         except (ConnectionError, RuntimeError):
             pass
         return response
@@ -217,6 +227,21 @@ def build_app(stats: Stats) -> web.Application:
     async def gzip_bomb(request: web.Request) -> web.Response:
         # 20 KB on the wire, 20 MB once decompressed; the Content-Length is the small number.
         return web.Response(body=bomb, headers={"Content-Encoding": "gzip", "Content-Type": "text/html"})
+
+    @routes.get("/held/{group}")
+    async def held(request: web.Request) -> web.Response:
+        # Answers only once the test releases its group (at most a minute: a cap against a hang),
+        # so "the fast ones came first" is an ordering, not a race against a sleep.
+        group = request.match_info["group"]
+        stats.enter(group)
+        try:
+            for _ in range(6000):
+                if group in stats.released:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            stats.leave(group)
+        return web.Response(text="finally")
 
     @routes.get("/count/{group}")
     async def count(request: web.Request) -> web.Response:
@@ -302,6 +327,22 @@ class LocalServer:
         reset.close()
         close.close()
         await runner.cleanup()
+
+
+class StartRecorder:
+    """A `HostLimiter` that only records when the checker let each request to a host go (after its
+    gap), on the checker's own event-loop clock: a busy machine can only make gaps longer there,
+    while a server's arrival times can bunch up."""
+
+    def __init__(self) -> None:
+        self.starts: dict[str, list[float]] = defaultdict(list)
+
+    async def acquire(self, host: str, *, max_wait: float) -> object | None:
+        self.starts[host].append(asyncio.get_running_loop().time())
+        return host
+
+    async def release(self, host: str, token: object) -> None:
+        return None
 
 
 @pytest.fixture(scope="session")
