@@ -25,6 +25,7 @@ from sources.models import (
     LinkState,
     PassageVersion,
     Priority,
+    RiskLevel,
     Source,
     SourceVersion,
     Stage,
@@ -270,3 +271,18 @@ def source_json(source: Source, *, show_block_reasons: bool = True) -> dict[str,
         # "delayed" means the job queue did not take it yet; it runs when the queue is back.
         "work": work_status(source),
     }
+
+
+def approvals_for_risk(risk_level: str) -> int:
+    """The rule: distinct approvers a version of a source at this risk level needs (two for
+    high risk). Only `version_submit` and a stricter `source_update` apply it; everything that
+    shows or enforces a number reads `version_approvals_required`."""
+    return 2 if risk_level == RiskLevel.HIGH else 1
+
+
+def version_approvals_required(version: SourceVersion) -> int:
+    """The approvals a version needs, as the service enforces them: the number fixed on the
+    version when it was submitted; before that, what submitting it now would fix."""
+    if version.approvals_required is not None:
+        return int(version.approvals_required)
+    return approvals_for_risk(version.source.risk_level)

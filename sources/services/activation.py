@@ -23,6 +23,7 @@ from sources.models import (
     TaskStatus,
     VersionPassage,
 )
+from sources.selectors import version_approvals_required
 from sources.services.governance import version_submit
 from sources.services.stages import source_transition
 
@@ -197,9 +198,8 @@ def _check_state(*, version: SourceVersion) -> None:
         )
 
 
-def approvals_needed(version: SourceVersion, *, action: str = "version_activate") -> int:
-    """Distinct approvals a version needs: fixed when it was submitted (one for a rollback)."""
-    return 1 if action == "version_rollback" else int(version.approvals_required or 1)
+# A rollback returns to a version that was approved before: one approver's decision.
+ROLLBACK_APPROVALS = 1
 
 
 def version_activate(
@@ -237,7 +237,7 @@ def version_activate(
             audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason, data={"emergency_override": True})
         # Fixed when the version was submitted for approval, never read from the source now.
         version_submit(version=version)
-        needed = approvals_needed(version, action=action)
+        needed = ROLLBACK_APPROVALS if action == "version_rollback" else version_approvals_required(version)
         approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
         if actor is not None and len(approvers) < needed:
             audit_record(actor=actor, action="version_approve", obj=version, reason=reason, data={"approvals": len(approvers), "needed": needed})

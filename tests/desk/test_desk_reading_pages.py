@@ -45,7 +45,7 @@ def test_overview_charts_and_tables_show_the_same_numbers(data, viewer, client):
     for category, label, count in queue.counts:
         assert _row(html, label[:1].upper() + label[1:])[-1] == str(count), category
         assert f'href="/admin/desk/queue/?category={category}"' in html, "each row opens the queue at its category"
-    assert _row(html, "Answers contradicted, or whose evidence changed or was blocked")[-1] != "0"
+    assert _row(html, "Answers contradicted, conflicting, outdated or pending too long")[-1] != "0"
     # the queue chart draws one titled rectangle per non-empty age bucket
     assert html.count("waiting under a day") + html.count("waiting 1 to 7 days") + html.count("waiting over 7 days") >= 3
     assert len(captured.captured_queries) <= 25
