@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.html import escape
@@ -147,7 +147,9 @@ def source_state_annotations(at: datetime, source_ref: str = "passage__source") 
     return {
         "at_evidence_status": Coalesce(Subquery(periods.values("evidence_status")[:1]), f"{source_ref}__evidence_status"),
         "at_priority": Coalesce(Subquery(periods.values("priority")[:1]), f"{source_ref}__priority"),
-        "at_last_ok": Subquery(last_ok),
+        # The last good fetch now, when it was before `at`, was also the last one then.
+        "at_last_ok": Case(When(**{f"{source_ref}__check_times__last_ok_at__lte": at}, then=F(f"{source_ref}__check_times__last_ok_at")),
+                           default=Subquery(last_ok)),
     }
 
 
