@@ -17,7 +17,17 @@ from integrations import throttle
 from integrations.models import Integration
 from integrations.services import token_create
 from reviews.roles import roles_sync
-from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage, VersionPeriod
+from sources.models import (
+    ChangeKind,
+    CheckTimes,
+    Passage,
+    PassageVersion,
+    Source,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+    VersionPeriod,
+)
 
 ALL_SCOPES = ["read_evidence", "submit_answers", "manage_sources", "block"]
 
