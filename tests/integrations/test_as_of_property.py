@@ -2,7 +2,9 @@
 blocks of a source, a domain or a passage, lifts, the primary-only switch, priority changes,
 page changes and the page going missing and coming back, through the real fetch pipeline), the
 live export captured after every step; afterwards the export `as_of` each captured moment must
-equal what was captured, field for field, page boundaries included.
+equal what was captured, field for field, page boundaries included. Answers are submitted along
+the way, citing passages then citable or not; each answer's trace as it was given must show the
+evidence exactly as it stood when the answer came in.
 
 CITECHECK_AS_OF_SEQUENCES sequences of CITECHECK_AS_OF_STEPS steps each in `make test`;
 `make test-slow` runs CITECHECK_AS_OF_SLOW_SEQUENCES longer ones (other seeds). Each sequence is
@@ -18,11 +20,15 @@ import pytest
 from django.utils import timezone
 
 from citecheck.errors import ServiceError
+from claims.selectors import answer_trace
+from claims.services import answer_submit
 from integrations.selectors import export_page
 from reviews.models import BlockSwitch, SiteSwitch
 from reviews.services.degraded import block_apply, block_lift, site_switch_set
-from sources.models import Passage, SourceVersion
+from sources.models import Passage, PassageVersion, SourceVersion
+from sources.selectors import evidence_at
 from sources.services import source_refetch, source_register, source_update, version_activate, version_rollback
+from tests.integrations.conftest import service_user
 from tests.sources.pageserver import page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,6 +66,7 @@ def full_export(*, as_of: Any = None, limit: int = 3) -> list[dict[str, Any]]:
 class World:
     def __init__(self, rng: random.Random, site: Any, editor: Any, approver: Any, run_jobs: Any) -> None:
         self.rng, self.site, self.editor, self.approver, self.run_jobs = rng, site, editor, approver, run_jobs
+        self.bot = service_user(f"bot{rng.random()}", "Editor")
         self.paths = ["/delivery", "/returns", "/cards"]
         self.sections: dict[str, dict[str, str]] = {}
         self.sources: list[Any] = []
@@ -70,6 +77,14 @@ class World:
         run_jobs()
         for source in self.sources:
             self.activate_latest(source)
+
+    def answer(self) -> tuple[int, dict[int, dict[str, Any]]]:
+        """An answer citing two passage versions (any: exported or not), and the state of its
+        evidence as it stands right now."""
+        pvs = list(PassageVersion.objects.order_by("?").values_list("pk", flat=True)[:2])
+        answer = answer_submit(actor=self.bot, raw_response="Express delivery takes 1 to 2 working days [1]. Returns are free [2].",
+                               passage_version_ids=pvs, question="Is delivery free?")
+        return answer.pk, evidence_at(pv_ids=pvs, at=None)
 
     def activate_latest(self, source: Any) -> None:
         latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
@@ -145,6 +160,7 @@ def replay_matches_capture(*, seed: int, steps: int, editor: Any, approver: Any,
         world = World(rng, site, editor, approver, run_jobs)
         captured: list[tuple[Any, list[dict[str, Any]], str]] = [(timezone.now(), full_export(), "start")]
         done: list[str] = []
+        answers: list[tuple[int, dict[int, dict[str, Any]], str]] = []
         for _ in range(steps):
             try:
                 what = world.step()
@@ -152,8 +168,17 @@ def replay_matches_capture(*, seed: int, steps: int, editor: Any, approver: Any,
                 what = f"refused: {refused.message}"
             done.append(what)
             captured.append((timezone.now(), full_export(), what))
+            if rng.random() < 0.4:
+                answer_id, evidence = world.answer()
+                answers.append((answer_id, evidence, what))
     assert any(items for _, items, _ in captured), "the sequence never exported anything"
     assert len({tuple(i["passage_version_id"] for i in items) for _, items, _ in captured}) > 1, "the export never changed"
     for moment, items, what in captured:
         replay = full_export(as_of=moment)
         assert replay == items, f"seed {seed}: export as of {moment.isoformat()} (after {what!r}) differs; steps: {done}"
+    assert answers, "no answer was submitted"
+    for answer_id, evidence, what in answers:
+        trace = answer_trace(answer_id=answer_id, as_of="given")
+        given = {e["passage_version"]["id"]: e["at_moment"] for claim in trace["claims"] for e in claim["evidence"] if e["passage_version"]}
+        assert given, f"seed {seed}: the trace of answer {answer_id} shows no evidence"
+        assert given == {pv: evidence[pv] for pv in given}, f"seed {seed}: answer {answer_id} (after {what!r}) as given differs; steps: {done}"
