@@ -169,14 +169,21 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         "changed": any(e["changes"] for c in out_claims for e in c["evidence"]),
     }
     if isinstance(moment, datetime):
-        reverified = VerificationChange.objects.filter(answer_id=answer.pk, verified_at__isnull=False).order_by("verified_at", "id")
         trace["point_in_time"] = {
-            "as_of": moment.isoformat(), "history_complete_from": _iso(history_complete_from()),
-            "moments": [{"label": "as it was given", "at": answer.received_at.isoformat()}]
-            + [{"label": f"re-verified: {change.reason[:80]}", "at": _iso(change.verified_at)} for change in reverified]
-            + [{"label": "now", "at": timezone.now().isoformat()}],
+            "as_of": moment.isoformat(), "history_complete_from": _iso(history_complete_from()), "moments": answer_moments(answer=answer),
         }
     return trace
+
+
+def answer_moments(*, answer: Answer) -> list[dict[str, str]]:
+    """The moments worth replaying an answer at: as it was given, each re-verification, now."""
+    reverified = VerificationChange.objects.filter(answer_id=answer.pk, verified_at__isnull=False).order_by("verified_at", "id")
+    return (
+        [{"label": "as it was given", "key": "given", "at": answer.received_at.isoformat()}]
+        + [{"label": f"re-verified: {change.reason[:80]}", "key": _iso(change.verified_at) or "", "at": _iso(change.verified_at) or ""}
+           for change in reverified]
+        + [{"label": "now", "key": "", "at": timezone.now().isoformat()}]
+    )
 
 
 class _Context:
