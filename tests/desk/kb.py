@@ -11,7 +11,17 @@ from citecheck.fingerprint import fingerprint
 from claims.models import Answer
 from claims.services import answer_submit
 from reviews.models import TestPair, TestResult, TestRun
-from sources.models import ChangeKind, EvidenceStatus, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage, VersionPeriod
+from sources.models import (
+    ChangeKind,
+    EvidenceStatus,
+    Passage,
+    PassageVersion,
+    Source,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+    VersionPeriod,
+)
 from sources.services import source_register
 
 
