@@ -269,13 +269,16 @@ def _generate(w: _Writer, rng: random.Random, counts: Counts, *, start: datetime
 
     def version_periods() -> Iterator[tuple[Any, ...]]:
         # As `version_activate` records them: v1 active until v2 superseded it, or still active.
+        period = ids["sources.VersionPeriod"]
         for i in range(n):
             if v2_active[i]:
-                yield (src0 + i, v1[i], created_v1[i], created_v2[i], "superseded", False)
-                yield (src0 + i, v2[i], created_v2[i], None, "", False)
+                yield (period, src0 + i, v1[i], created_v1[i], created_v2[i], "superseded", False)
+                yield (period + 1, src0 + i, v2[i], created_v2[i], None, "", False)
+                period += 2
             else:
-                yield (src0 + i, v1[i], created_v1[i], None, "", False)
-    w.write("sources.VersionPeriod", ["source", "source_version", "active_from", "active_until", "ended_by", "derived"], version_periods())
+                yield (period, src0 + i, v1[i], created_v1[i], None, "", False)
+                period += 1
+    w.write("sources.VersionPeriod", ["id", "source", "source_version", "active_from", "active_until", "ended_by", "derived"], version_periods())
 
     p0, pv0 = ids["sources.Passage"], ids["sources.PassageVersion"]
     # Passage p of source i: id p0 + i*P + p; its first text pv0 + i*P + p; changed texts follow.
