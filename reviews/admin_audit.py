@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 from django.apps import apps
 from django.contrib import admin
@@ -20,6 +21,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 
 from citecheck_site.admin_scale import ReadOnlyAdmin
@@ -106,7 +108,7 @@ def audit_csv_rows(queryset: QuerySet[AuditLog]) -> Iterator[str]:
 
 
 class AuditLogAdmin(ReadOnlyAdmin):
-    list_display = ("at", "actor_name", "action_display", "object_link", "from_state", "to_state", "outcome", "reason")
+    list_display = ("at", "actor_name", "action_display", "object_link", "from_state", "to_state", "outcome", "reason", "evidence_then")
     list_filter = (ActionFilter, ObjectTypeFilter, "actor", AllowedFilter, ("at", admin.DateFieldListFilter))
     # Exact matches use indexes; the reason and description are searched from their start only.
     search_fields = ("=object_id", "=actor_name", "=action", "^object_repr", "^reason")
@@ -141,6 +143,28 @@ class AuditLogAdmin(ReadOnlyAdmin):
         except NoReverseMatch:
             return text
         return format_html('<a href="{}">{}</a>', url, text)
+
+    @admin.display(description="evidence then")
+    def evidence_then(self, obj: AuditLog) -> str:
+        """The knowledge base as the bot could cite it right after this row (the change it records included)."""
+        try:
+            url = reverse("admin:desk-evidence-moment")
+        except NoReverseMatch:
+            return ""
+        query = urlencode({"at": obj.at.isoformat(), **({"source": obj.object_id} if obj.object_type == "sources.source" else {})})
+        return format_html('<a href="{}?{}">evidence at this moment</a>', url, query)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        """The time window's picker gives local times without an offset: read them in the desk's time zone."""
+        window = {key: request.GET[key] for key in ("at__gte", "at__lt") if request.GET.get(key)}
+        if window:
+            params = request.GET.copy()
+            for key, value in window.items():
+                moment = parse_datetime(value) if "T" in value or " " in value else None
+                if moment is not None and timezone.is_naive(moment):
+                    params[key] = timezone.make_aware(moment).isoformat()
+            request.GET = params  # type: ignore[assignment]  # a mutable copy with the window made timezone-aware
+        return super().changelist_view(request, extra_context)
 
     def export_view(self, request: HttpRequest) -> StreamingHttpResponse:
         """The rows the list shows (same filters and search), as CSV, streamed in chunks."""

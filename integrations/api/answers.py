@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -19,7 +20,7 @@ from integrations.api.auth import ApiAuth
 from integrations.api.errors import ApiError
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.models import Idempotency, Integration, IntegrationAnswer
-from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids
+from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids, parse_as_of
 from reviews.audit import permission_require
 from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
@@ -156,14 +157,23 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
 
 @router.get("/answers/{answer_id}/trace", operation_id="traceAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
             summary="The full trace of an answer: claims, citations, judgements, passage and page versions (as the desk's trace page) — token scope: read_evidence or submit_answers")
-def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1) -> Any:
+def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1, as_of: str | None = None) -> Any:
     """The same dict as the desk's trace page (`claims.selectors.answer_trace`), claims paginated
-    20 to a page (`?page=`), less what only desk users may read: a blocked passage version shows
-    its ids and `blocked: true` and no text or span, and no block reason is shown."""
+    20 to a page (`?page=`). With `?as_of=` (an ISO 8601 time with offset, or `given` for the
+    moment the answer was received) each evidence entry also says how it stood then
+    (`at_moment`) and `point_in_time` lists the moments to pick from; 400 before the history
+    is complete.
+    Less what only desk users may read: a blocked passage version shows its ids and `blocked: true`
+    and no text or span, and no block reason is shown."""
     if answer_id < 1 or answer_id > 2**63 - 1:
         raise InvalidInput("answer_id: not an id", field="answer_id")
     if page < 1 or page > 1_000_000:
         raise InvalidInput("page: a page number from 1", field="page")
 
+    moment: datetime | str | None = None
+    if as_of == "given":
+        moment = "given"
+    elif as_of:
+        moment = parse_as_of(as_of)
     answer = _answer(request, answer_id, "answer_trace")
-    return answer_trace_public(answer_trace(answer_id=answer.pk, page=page))
+    return answer_trace_public(answer_trace(answer_id=answer.pk, page=page, as_of=moment))

@@ -17,7 +17,7 @@ from claims.citations import citations_check
 from integrations.api.auth import ApiAuth, optional_identity
 from integrations.api.errors import ApiError, throttled
 from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
-from integrations.selectors import export_changes, export_page, parse_changed_since
+from integrations.selectors import export_changes, export_page, parse_as_of, parse_changed_since
 from integrations.throttle import client_address, rate_take
 from reviews.audit import permission_require
 
@@ -30,6 +30,9 @@ class PassageQuery(Strict):
     changed_since: str | None = Field(None, max_length=200, description="A `sync_cursor`/`next_cursor` of the feed, or an ISO 8601 time with offset.")
     limit: int = Field(200, ge=1, description="Items per page (at most CITECHECK_API_PAGE_MAX, 1000 by default).")
     after: int | None = Field(None, ge=0, le=2**63 - 1, description="Deprecated: the previous API's passage-version id to continue after.")
+    as_of: str | None = Field(None, max_length=64, description=(
+        "An ISO 8601 time with offset: the full export exactly as it was at that moment (same fields and paging, plus `as_of`). "
+        "400 when it is before the history is complete (the message says from when)."))
 
 
 @router.get(
@@ -40,7 +43,8 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
     """Without `changed_since`: every active, unblocked passage version, page by page (follow
     `next_cursor`); keep the first page's `sync_cursor`. With `changed_since`: additions and
     changes as passage objects and everything that left the export as tombstones (reason,
-    replacement id). Listings carry an ETag; send it back as If-None-Match to get 304."""
+    replacement id). With `as_of`: the full export as it was at that moment (the next pages'
+    cursors carry the moment). Listings carry an ETag; send it back as If-None-Match to get 304."""
     unknown = sorted(set(request.GET) - set(PassageQuery.model_fields))
     if unknown:
         raise InvalidInput(f"unknown query parameter(s): {', '.join(unknown)}", field=unknown[0])
@@ -49,11 +53,14 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
         raise InvalidInput(f"limit: at most {settings.CITECHECK_API_PAGE_MAX}", field="limit")
     if query.cursor and query.changed_since:
         raise InvalidInput("cursor: give either cursor (full export) or changed_since (change feed)", field="cursor")
+    if query.as_of and query.changed_since:
+        raise InvalidInput("as_of: give either as_of (the full export at a time) or changed_since (the change feed)", field="as_of")
     with transaction.atomic():
         if query.changed_since:
             page = export_changes(since=parse_changed_since(query.changed_since), limit=query.limit)
         else:
-            page = export_page(cursor=query.cursor, limit=query.limit, after=query.after)
+            as_of = parse_as_of(query.as_of) if query.as_of and not query.cursor else None
+            page = export_page(cursor=query.cursor, limit=query.limit, after=query.after, as_of=as_of)
     body = json.dumps(page.to_json(), ensure_ascii=False).encode()
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     if request.headers.get("If-None-Match") == etag:

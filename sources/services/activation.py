@@ -25,6 +25,7 @@ from sources.models import (
 )
 from sources.selectors import version_approvals_required
 from sources.services.governance import version_submit
+from sources.services.history import version_period_open
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -251,6 +252,7 @@ def version_activate(
         version.is_active = True
         version.activated_at = timezone.now()
         version.save(update_fields=["is_active", "activated_at"])
+        version_period_open(source_id=source.pk, version_id=version.pk, at=version.activated_at, rollback=action == "version_rollback")
         latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
         source.live_page_changed = latest is not None and latest.pk != version.pk and latest.content_hash != version.content_hash
         source.save(update_fields=["live_page_changed"])
