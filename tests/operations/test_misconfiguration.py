@@ -103,11 +103,11 @@ def test_a_full_disk_under_sqlite_says_disk_full(client, editor, caplog):
         pytest.skip("SQLite's own limit stands in for a full disk; PostgreSQL's is the test below")
     client.force_login(editor)
     with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE disk_filler (x BLOB)")
         cursor.execute("PRAGMA page_count")
         (pages,) = cursor.fetchone()
         cursor.execute(f"PRAGMA max_page_count = {pages}")  # not one page more: the disk is full
         # Pages freed by earlier tests would still be reused: use them up.
-        cursor.execute("CREATE TABLE disk_filler (x BLOB)")
         for _ in range(1_000_000):
             try:
                 cursor.execute("INSERT INTO disk_filler VALUES (randomblob(3000))")
