@@ -1,6 +1,6 @@
 """Mechanical citation checker: do the numbers and quotes in a model's answer match the sources?
 
-Pure logic, no Django (issue 5). It does not judge truth; the claim judge does that.
+Pure logic, no Django. It does not judge truth; the claim judge does that.
 
 Typical use::
 
@@ -248,7 +248,7 @@ class CitationReport:
             "no_citations": self.no_citations,
             "prompt_tokens": self.prompt_tokens,
             "warnings": list(self.warnings),
-            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer (issue 12)
+            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer
         }
 
 

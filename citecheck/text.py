@@ -3,7 +3,7 @@
 Pure functions, no Django. Shared by the citation checker and the claim judge, so the
 behaviour here is a contract: change it only together with its tests.
 
-Sentence rules (issue 5): an answer is split at line ends, after ``.``, ``!`` or ``?``
+Sentence rules: an answer is split at line ends, after ``.``, ``!`` or ``?``
 followed by whitespace, and after the full-width ``。``, ``！``, ``？``. A bracketed number
 such as ``[2]``, ``[1, 3]`` or ``[1,3]`` that stands right after a sentence's end
 (``... here. [1] Next`` or ``... here.[1] Next``, or alone on the following line) belongs to

@@ -15,10 +15,11 @@ from typing import Any
 from urllib.parse import quote
 
 from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
 
 from citecheck.errors import NotFound
 from citecheck.safelinks import LINK_REL, safe_href
-from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement, JudgementStatus
+from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement, JudgementStatus, VerificationChange
 from reviews.models import Approval, BlockSwitch, BlockTarget
 from sources.models import (
     ChangeKind,
@@ -31,6 +32,7 @@ from sources.models import (
     Stage,
     VersionPassage,
 )
+from sources.selectors import as_of_check, evidence_at, history_complete_from
 
 CLAIMS_PER_PAGE = 20
 
@@ -69,8 +71,15 @@ def span_offsets(text: str, span: str | None) -> tuple[int, int] | None:
     return (start, start + len(span)) if start >= 0 else None
 
 
-def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PAGE) -> dict[str, Any]:
+def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PAGE, as_of: datetime | str | None = None) -> dict[str, Any]:
     """Everything behind one answer, for the desk's trace page and `/api/v1/answers/{id}/trace`.
+
+    With `as_of` (a moment, or "given" for the moment the answer was received), each evidence
+    entry also has `at_moment`: the evidence as it stood then (`sources.selectors.evidence_at`:
+    citable or not, the active version then and who had approved it, the blocks in force, the
+    source's evidence status and priority, the primary-only switch), and the trace has
+    `point_in_time`: as_of, history_complete_from and `moments` (given, each re-verification,
+    now) to pick from. A moment before the history is complete raises InvalidInput.
 
     Raises NotFound for an unknown answer. Claims are paginated (`page`, `per_page`); at most 13
     queries whatever the page holds.
@@ -103,6 +112,7 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         kinds: blocked, block_lifted, not_active, newer_text, live_page_changed, page_missing,
         unverified, reverification.
     - `changed`: True when any evidence on this page has a change.
+    - `point_in_time` (only with `as_of`), see above.
     """
     answer = Answer.objects.filter(pk=answer_id).defer("raw_response", "report").first()  # 1
     if answer is None:
@@ -128,18 +138,26 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         if missing:
             pvs.update({pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=missing).select_related("passage__source")})  # 5
     context = _Context.load(pvs=pvs, claims=claims, since=since)
+    moment = answer.received_at if as_of == "given" else as_of
+    at_moment: dict[int, dict[str, Any]] = {}
+    if isinstance(moment, datetime):
+        as_of_check(moment)
+        at_moment = evidence_at(pv_ids=list(pvs), at=moment)
     out_claims: list[dict[str, Any]] = []
     for claim in claims:
         entries: list[tuple[Citation | None, PassageVersion | None]] = [(c, c.passage_version) for c in citations.get(claim.pk, [])]
         if not entries and claim.needs_citation:
             entries = [(None, pvs[i]) for i in sent_ids if i in pvs]
         evidence = [context.evidence(claim, citation, pv) for citation, pv in entries]
+        if isinstance(moment, datetime):
+            for entry, (_, pv) in zip(evidence, entries, strict=True):
+                entry["at_moment"] = at_moment.get(pv.pk) if pv is not None else None
         out_claims.append({
             "id": claim.pk, "position": claim.position, "text": claim.text, "needs_citation": claim.needs_citation,
             "state": claim.state, "state_label": _label(ClaimState, claim.state), "confidence": claim.confidence,
             "needs_reverification": claim.needs_reverification, "evidence": evidence,
         })
-    return {
+    trace: dict[str, Any] = {
         "answer": {
             "id": answer.pk, "question": answer.question, "answer_text": answer.answer_text, "model_name": answer.model_name,
             "language": answer.language, "state": answer.state, "state_label": _label(AnswerState, answer.state),
@@ -150,6 +168,22 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         "claims": out_claims,
         "changed": any(e["changes"] for c in out_claims for e in c["evidence"]),
     }
+    if isinstance(moment, datetime):
+        trace["point_in_time"] = {
+            "as_of": moment.isoformat(), "history_complete_from": _iso(history_complete_from()), "moments": answer_moments(answer=answer),
+        }
+    return trace
+
+
+def answer_moments(*, answer: Answer) -> list[dict[str, str]]:
+    """The moments worth replaying an answer at: as it was given, each re-verification, now."""
+    reverified = VerificationChange.objects.filter(answer_id=answer.pk, verified_at__isnull=False).order_by("verified_at", "id")
+    return (
+        [{"label": "as it was given", "key": "given", "at": answer.received_at.isoformat()}]
+        + [{"label": f"re-verified: {change.reason[:80]}", "key": _iso(change.verified_at) or "", "at": _iso(change.verified_at) or ""}
+           for change in reverified]
+        + [{"label": "now", "key": "", "at": timezone.now().isoformat()}]
+    )
 
 
 def block_targets(block: BlockSwitch, *, passage_id: int, source_id: int, domain: str) -> bool:
@@ -208,11 +242,11 @@ class _Context:
         hashes = {c.text_hash for c in claims}
         for judgement in Judgement.objects.filter(passage_version_id__in=pv_ids, claim_text_hash__in=hashes).defer("claim_text").order_by("-created_at", "-id"):  # 10
             ctx.judgements[(judgement.claim_text_hash, judgement.passage_version_id)].append(judgement)
-        for row in (  # 11: the text of each passage in its source's active version
+        for passage_id, active_pv_id, active_number in (  # 11: the text of each passage in its source's active version
             VersionPassage.objects.filter(passage_version__passage_id__in=passage_ids, source_version__is_active=True)
             .exclude(change_kind=ChangeKind.REMOVED).values_list("passage_version__passage_id", "passage_version_id", "source_version__number")
         ):
-            ctx.active_text[row[0]] = (row[1], row[2])
+            ctx.active_text[passage_id] = (active_pv_id, active_number)
         domains = {s.domain for s in sources}
         ctx.blocks = list(  # 12
             BlockSwitch.objects.filter(

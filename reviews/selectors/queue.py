@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from claims.models import Answer, AnswerState, CircuitState, JudgeEndpoint, Judgement
@@ -117,7 +117,6 @@ class Queue:
     counts: list[tuple[str, str, int]]
     total: int
     filters: QueueFilters
-    low_confidence_available: bool
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -138,10 +137,7 @@ def _source_url(source_id: int, version: int | None = None) -> str:
 
 
 def _answer_url(answer_id: int) -> str:
-    try:  # the trace page (issue 9 point 5) when this build has it
-        return reverse("admin:desk-trace", args=[answer_id])
-    except NoReverseMatch:
-        return reverse("admin:claims_answer_change", args=[answer_id])
+    return reverse("admin:desk-trace", args=[answer_id])
 
 
 # --- one (queryset, to-items) pair per category ------------------------------------------------
@@ -354,13 +350,8 @@ def _stuck_items(rows: list[Source]) -> list[QueueItem]:
         detail="no work is queued for it: fetch it again or look at its last fetch", url=_source_url(s.pk), since=s.registered_at) for s in rows]
 
 
-def low_confidence_supported() -> bool:
-    """Hook: the category appears once Judgement records the judge's confidence (issue 12/13)."""
-    return "confidence" in {f.name for f in Judgement._meta.get_fields()}
-
-
 def _low_confidence_qs(filters: QueueFilters) -> QuerySet[Judgement]:
-    return Judgement.objects.filter(**{"confidence": "low"}, needs_reverification=False).select_related("passage_version__passage__source").filter(
+    return Judgement.objects.filter(confidence="low", needs_reverification=False).select_related("passage_version__passage__source").filter(
         filters.source_q("passage_version__passage__source__")
     ).order_by("-created_at")
 
@@ -400,9 +391,8 @@ def _rows() -> list[Row]:
         Row(QueueCategory.JUDGE_ERROR, "claims.judgeendpoint", _circuits_qs, _circuit_items, True, "last_failure_at"),
         Row(QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True, "finished_at"),
         Row(QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False, "registered_at"),
+        Row(QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False, "created_at"),
     ]
-    if low_confidence_supported():
-        rows.append(Row(QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False, "created_at"))
     return rows
 
 
@@ -460,7 +450,7 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> 
     items.sort(key=lambda i: (-i.urgency, i.since or oldest))
     shown = dict.fromkeys(r[0] for r in rows)
     ordered = [(c, str(QueueCategory(c).label), counts[c]) for c in shown]
-    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters, low_confidence_available=low_confidence_supported())
+    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters)
 
 
 def _attach_people(items: list[QueueItem]) -> None:

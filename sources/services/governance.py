@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.utils import timezone
 
 from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
@@ -20,6 +21,7 @@ from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import Approval, ApprovalDecision
 from sources.models import DomainPolicy, Priority, RiskLevel, Source, SourceVersion
 from sources.selectors import approvals_for_risk
+from sources.services.history import source_state_record
 from sources.services.register import fetch_request, source_url_fields
 
 logger = logging.getLogger(__name__)
@@ -99,6 +101,7 @@ def source_update(
             source.risk_level = risk_level
         if priority is not None and priority != source.priority:
             changes.append(("priority", source.priority, priority))
+            source_state_record(source_id=source.pk, at=timezone.now(), priority=priority)
             source.priority = priority
         if owner is not None and owner.strip()[:200] != source.owner:
             changes.append(("owner", source.owner, owner.strip()[:200]))
