@@ -14,6 +14,7 @@ from citecheck.errors import InvalidInput, NotFound, ServiceError
 from claims.citations import citations_check
 from claims.models import Answer, Citation
 from claims.selectors import answer_trace
+from dispatch.selectors import work_status
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids, parse_as_of
@@ -36,7 +37,7 @@ def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
     return {
         "answer_id": answer.pk, "url": f"/api/v1/answers/{answer.pk}", "state": answer.state, "citation_check": check,
         "passages": passages, "blocked_passage_version_ids": [p["passage_version_id"] for p in passages if p["state"] == "blocked"],
-        "idempotent_replay": replay,
+        "idempotent_replay": replay, "work": work_status("answer", answer.pk),
     }
 
 
@@ -116,6 +117,7 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
         "report_card": answer_report_public(card, blocked=blocked), "gaps": answer_report_public(list(card.get("gaps") or []), blocked=blocked),
         "cited_text": list(report.get("cited_text") or []), "bibliography": list(report.get("bibliography") or []),
         "citations": citations, "trace_url": f"/api/v1/answers/{answer.pk}/trace",
+        "work": work_status("answer", answer.pk),
     }
 
 
