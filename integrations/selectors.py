@@ -23,6 +23,7 @@ from sources.selectors import (
     citable_filter,
     link_for,
     link_html,
+    passage_usabilities,
     safe_link,
     source_state_annotations,
     url_domain,
@@ -281,3 +282,60 @@ def export_changes(*, since: int, limit: int) -> ExportPage:
     more = len(feed) == limit
     return ExportPage(items=items, next_cursor=_encode("c", end) if more else None, sync_cursor=_encode("c", end))
 
+
+
+# --- what the API may show of an answer -------------------------------------------------------
+
+_BLOCKED_CHANGE = {"blocked": "This evidence is blocked.", "block_lifted": "A block on this evidence was lifted."}
+
+
+def blocked_passage_version_ids(ids: list[int]) -> set[int]:
+    """Of these passage versions, the ones that are blocked now (passage, version, source or domain)."""
+    pvs = list(PassageVersion.objects.filter(pk__in=set(ids)).select_related("passage__source"))
+    return {pk for pk, state in passage_usabilities(pvs).items() if state == "blocked"}
+
+
+def _scrub(value: Any, blocked: set[int]) -> Any:
+    """A copy of a stored report part where every evidence entry of a blocked passage version
+    (the verifier's records name it `passage_id`) keeps its ids and `blocked: true` and loses its
+    span and the judge's rationale (which may quote it)."""
+    if isinstance(value, list):
+        return [_scrub(item, blocked) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _scrub(item, blocked) for key, item in value.items()}
+    pv_id = out.get("passage_id")
+    if isinstance(pv_id, int) and pv_id in blocked:
+        out.update({"span": None, "rationale": "", "blocked": True, "passage_version_id": pv_id})
+    return out
+
+
+def answer_report_public(report: Any, *, blocked: set[int]) -> Any:
+    """The stored verification report as the API shows it: no blocked text."""
+    return _scrub(report, blocked) if blocked else report
+
+
+def answer_trace_public(trace: dict[str, Any]) -> dict[str, Any]:
+    """The trace (`claims.selectors.answer_trace`) as the API shows it: a blocked passage version
+    keeps its ids and `blocked: true` but no text, span, live-page fragment, judge span or
+    rationale; no block's internal reason is shown at all (desk users read it in the desk)."""
+    entries = [entry for claim in trace["claims"] for entry in claim["evidence"]]
+    ids = [entry["passage_version"]["id"] for entry in entries if entry["passage_version"]]
+    blocked = blocked_passage_version_ids(ids) if ids else set()
+    for entry in entries:
+        pv = entry["passage_version"]
+        if pv is None:
+            continue
+        pv.pop("blocked_reason", None)
+        if pv["blocked"] or pv["id"] in blocked:
+            pv.update({"blocked": True, "text": "", "span": None, "span_start": None, "span_end": None})
+            entry["quote"] = ""
+            if entry["source"]:
+                entry["source"]["live_url"] = None
+            for judgement in entry["judgements"]:
+                judgement.update({"span": None, "rationale": ""})
+        entry["changes"] = [
+            {"kind": change["kind"], "message": _BLOCKED_CHANGE[change["kind"]]} if change["kind"] in _BLOCKED_CHANGE else change
+            for change in entry["changes"]
+        ]
+    return trace

@@ -13,9 +13,10 @@ from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.html import escape
 
-from citecheck.errors import InvalidInput
+from citecheck.errors import InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
-from reviews.models import Approval, BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
+from dispatch.selectors import work_status
+from reviews.models import Approval, AuditLog, BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
 from sources.models import (
     REACHABLE_LINK_STATES,
     ChangeKind,
@@ -26,9 +27,11 @@ from sources.models import (
     LinkState,
     PassageVersion,
     Priority,
+    RiskLevel,
     Source,
     SourceStatePeriod,
     SourceVersion,
+    Stage,
     VersionPassage,
     VersionPeriod,
 )
@@ -333,6 +336,60 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
         evidence=[(s, str(EvidenceStatus(s).label), n) for s, n in sorted(evidence.items())],
         days=[(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],
     )
+
+
+def source_detail(*, source_id: int, show_block_reasons: bool = True) -> dict[str, Any]:
+    """One source as the API shows it: stages, the latest 50 versions and fetches, and its work
+    status. A block's reason is for desk users: `show_block_reasons=False` blanks the reasons of
+    stage changes into and out of `blocked`."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        raise NotFound(f"no source {source_id}", field="source_id")
+    return source_json(source, show_block_reasons=show_block_reasons)
+
+
+def source_json(source: Source, *, show_block_reasons: bool = True) -> dict[str, Any]:
+    stages: list[dict[str, Any]] = [
+        dict(row) for row in AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
+        .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
+    ]
+    if not show_block_reasons:
+        stages = [{**row, "reason": ""} if Stage.BLOCKED in (row["from_state"], row["to_state"]) else row for row in stages]
+    return {
+        "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
+        "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,
+        "live_page_changed": source.live_page_changed, "is_blocked": source.is_blocked, "priority": source.priority,
+        "risk_level": source.risk_level,
+        "versions": [
+            {"source_version_id": v.pk, "number": v.number, "is_active": v.is_active, "extraction_status": v.extraction_status,
+             "diff": v.diff_summary, "created_at": v.created_at.isoformat(), "activated_at": v.activated_at.isoformat() if v.activated_at else None}
+            for v in source.versions.order_by("-number")[:50]
+        ],
+        "fetches": [
+            {"fetched_at": f.fetched_at.isoformat(), "requested_url": f.requested_url, "final_url": f.final_url, "status_code": f.status_code,
+             "link_state": f.link_state, "redirects": f.redirects, "error": f.error}
+            for f in source.fetches.order_by("-fetched_at", "-id")[:50]
+        ],
+        "stages": [{**row, "at": row["at"].isoformat()} for row in stages],
+        # The latest work asked for this source (queued / delayed / running / done / failed):
+        # "delayed" means the job queue did not take it yet; it runs when the queue is back.
+        "work": work_status(source),
+    }
+
+
+def approvals_for_risk(risk_level: str) -> int:
+    """The rule: distinct approvers a version of a source at this risk level needs (two for
+    high risk). Only `version_submit` and a stricter `source_update` apply it; everything that
+    shows or enforces a number reads `version_approvals_required`."""
+    return 2 if risk_level == RiskLevel.HIGH else 1
+
+
+def version_approvals_required(version: SourceVersion) -> int:
+    """The approvals a version needs, as the service enforces them: the number fixed on the
+    version when it was submitted; before that, what submitting it now would fix."""
+    if version.approvals_required is not None:
+        return int(version.approvals_required)
+    return approvals_for_risk(version.source.risk_level)
 
 
 # --- the point in time: what held for some passage versions at a moment --------------------------

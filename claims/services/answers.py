@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 
 from citecheck import citations as checker
-from citecheck.claims import extract_claims, split_compound, strip_citation_markers
+from citecheck.claim_extraction import extract_claims, split_compound, strip_citation_markers
 from citecheck.errors import InvalidInput, NotFound
 from citecheck.judges import claim_hash
 from citecheck.text import fold_for_match

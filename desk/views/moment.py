@@ -39,7 +39,7 @@ def evidence_moment_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def evidence_moment_export(request: HttpRequest) -> HttpResponse:
+def evidence_moment_export(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """The export exactly as GET /api/v1/passages?as_of= gives it, as JSON lines to download."""
     if not request.user.has_perm("sources.view_passageversion"):
         raise PermissionDenied

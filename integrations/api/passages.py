@@ -15,9 +15,10 @@ from pydantic import Field
 from citecheck.errors import InvalidInput
 from claims.citations import citations_check
 from integrations.api.auth import ApiAuth, optional_identity
-from integrations.api.errors import ApiError
+from integrations.api.errors import ApiError, throttled
 from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
 from integrations.selectors import export_changes, export_page, parse_as_of, parse_changed_since
+from integrations.throttle import client_address, rate_take
 from reviews.audit import permission_require
 
 router = Router(tags=["evidence"])
@@ -35,7 +36,7 @@ class PassageQuery(Strict):
 
 
 @router.get(
-    "/passages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
+    "/passages", operation_id="listPassages", auth=ApiAuth("read_evidence"), response={200: PassagePage, 304: None, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
     summary="Export the citable passages (full sync), or what changed since a cursor (incremental sync with tombstones) — token scope: read_evidence",
 )
 def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
@@ -72,13 +73,16 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
 
 
 @router.post(
-    "/check-citations", auth=None, response={200: dict[str, Any], 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
-    summary="Mechanical citation check of a model answer against sources (no database writes)",
+    "/check-citations", operation_id="checkCitations", auth=None, response={200: dict[str, Any], 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 413: ErrorOut, 429: ErrorOut},
+    summary="Mechanical citation check of a model answer against sources (no database writes); anonymous callers are rate-limited per address",
 )
 def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
     """Anonymous callers send the sources inline (text or a JSON array). With passage-version
     ids as sources (registry mode) the caller must be authenticated with read permission; a
-    blocked passage is reported as blocked and its text is neither matched nor shown."""
+    blocked passage is reported as blocked and its text is neither matched nor shown. The answer
+    limits of POST /answers apply to every caller, and inline sources have a size limit
+    (CITECHECK_CHECK_SOURCES_MAX_CHARS); anonymous callers get CITECHECK_ANON_RATE_PER_MINUTE
+    checks a minute per client address (429 + Retry-After after that)."""
 
     sources = payload.sources
     user = None
@@ -92,5 +96,10 @@ def check_citations(request: HttpRequest, payload: CheckCitationsIn) -> Any:
         if any(int(i) < 1 or int(i) > 2**63 - 1 for i in sources):
             raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
     user = optional_identity(request) if not registry else user
+    if user is None:
+        wait = rate_take(subject=f"anon-check:{client_address(request)}", limit=settings.CITECHECK_ANON_RATE_PER_MINUTE)
+        if wait:
+            raise throttled(wait, f"Anonymous citation checks are limited to {settings.CITECHECK_ANON_RATE_PER_MINUTE} a minute per address; "
+                            "send a token for more.")
     may_read = user is not None and user.has_perm("sources.view_passageversion")
     return citations_check(sources=sources, answer=payload.answer, registry_access=may_read)

@@ -163,6 +163,7 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
     away: the passage or domain is open again, a source goes back to the stage it had."""
     switch = BlockSwitch.objects.filter(pk=switch_id).first()
     if switch is None:
+        permission_require(actor=actor, perm="sources.approve_source", action="block_lift")  # ids tell a stranger nothing
         raise NotFound(f"There is no block {switch_id}.")
     permission_require(actor=actor, perm="sources.approve_source", action="block_lift", obj=switch)
     if not reason.strip():

@@ -272,6 +272,7 @@ def source_refetch(*, actor: Actor, source_id: int) -> None:
     """An editor asks for a fetch now."""
     source = Source.objects.filter(pk=source_id).first()
     if source is None:
+        permission_require(actor=actor, perm="sources.change_source", action="source_refetch")  # ids tell a stranger nothing
         raise NotFound(f"no source {source_id}")
     permission_require(actor=actor, perm="sources.change_source", action="source_refetch", obj=source)
     with transaction.atomic():

@@ -10,7 +10,7 @@ from functools import lru_cache
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.polarity import _POLARITY_WORDS, Polarity, _polarity
 from citecheck.judges.builtin.quantities import _UNIT_WORD, Quantity, _Extractor, _pl_compound
-from citecheck.judges.builtin.tokens import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
+from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
 from citecheck.text import sentences_with_markers
 
 
@@ -42,19 +42,25 @@ _PART_CONJ = {
 
 
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
-    stop = lx.STOPWORDS[lang]
-    polar = _POLARITY_WORDS[lang]
     out = []
     for index, tok in enumerate(toks, start=offset):
         if tok.kind != W or index in used:
             continue
-        word = tok.text
-        if word in stop or word in polar or len(word) == 1 or word.endswith("n't"):
-            continue
-        if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
-            continue
-        out.append(_stem(word, lang))
+        stem = _content_stem(tok.text, lang)
+        if stem is not None:
+            out.append(stem)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _content_stem(word: str, lang: str) -> str | None:
+    """The stem of a content word; None for a stop word, a polarity word or a single letter
+    (a per-word cache: words recur across every text)."""
+    if word in lx.STOPWORDS[lang] or word in _POLARITY_WORDS[lang] or len(word) == 1 or word.endswith("n't"):
+        return None
+    if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
+        return None
+    return _stem(word, lang)
 
 
 def _drop_replaced(inherited: set[str], own: set[str], lang: str) -> set[str]:
@@ -75,10 +81,20 @@ class _Analysis:
     empty: bool
     topic: frozenset[str] = frozenset()
     parts: list[list[int]] = field(default_factory=list)  # segment indexes of each part
+    # The values of every number token as tokenised (before Polish compound adjectives become
+    # numbers): the paraphrase features' "numbers of the passage", read here once.
+    numbers: frozenset[float] = frozenset()
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
-    return [(s.start, s.end) for s in sentences_with_markers(text)]
+    return list(_passage_sentences(text))
+
+
+@lru_cache(maxsize=1024)
+def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentences of a text as offsets, split once per text: the rules and the paraphrase
+    features both read a passage sentence by sentence."""
+    return tuple((s.start, s.end) for s in sentences_with_markers(text))
 
 
 def _is_navigation_line(toks: Sequence[_Tok]) -> bool:
@@ -97,21 +113,24 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     segments: list[Segment] = []
     parts: list[list[int]] = []
     all_words: set[str] = set()
+    numbers: set[float] = set()
     prose = 0
     for s_index, (s_start, s_end) in enumerate(sentences):
         stext = text[s_start:s_end]
         toks = _tokenize(stext, lang, base=s_start)
         if not toks:
             continue
+        numbers.update(round(t.value, 6) for t in toks if t.kind == NUM)
         if not _is_navigation_line(toks):
             prose += 1
         extractor = _Extractor(toks, lang, text, 0)
-        for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
-            if lang == lx.PL and tok.kind == W:
-                compound = _pl_compound(tok.text)
-                if compound:
-                    tok.kind, tok.value, tok.is_word_number = NUM, float(compound[0]), True
-        _expand_pl_compounds(toks, lang)
+        if lang == lx.PL:
+            for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
+                if tok.kind == W:
+                    compound = _pl_compound(tok.text)
+                    if compound:
+                        tok.kind, tok.value, tok.is_word_number = NUM, float(compound[0]), True
+            _expand_pl_compounds(toks, lang)
         quantities = extractor.run()
         used = extractor.used
         # cut into segments
@@ -154,7 +173,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             segment = Segment(
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
-                words=sum(1 for t in seg_toks if t.kind in (W, NUM)),
+                words=word_counts[b] - word_counts[a],  # words and numbers of the segment
             )
             if not own:
                 pending_empty.append(segment)
@@ -173,7 +192,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     topic = frozenset(segments[0].ctx - _GROUP_WORDS[lang]) if segments and not claim else frozenset()
     return _Analysis(
         lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
-        navigation=navigation, empty=not text.strip(), parts=parts, topic=topic,
+        navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
     )
 
 

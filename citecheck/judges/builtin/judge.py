@@ -17,13 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from citecheck.judges import Verdict, validate_verdict
-from citecheck.judges.builtin.analysis import _analyse_claim
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
 from citecheck.judges.builtin.authorship import extract_authorship
 from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.rules import RuleOutcome, _quantity_signature, judge_by_rules
-from citecheck.judges.builtin.tokens import detect_language
+from citecheck.judges.builtin.words import detect_language
 
 BUILTIN_VERSION = "builtin-2"
 HEURISTIC_PREFIX = "[heuristic] "
@@ -81,7 +81,9 @@ class BuiltinJudge:
         return self._combined(claim, passage, lang, rule)
 
     def _combined(self, claim: str, passage: str, lang: str, rule: RuleOutcome) -> Verdict:
-        values, best = features(claim, passage, lang, rule.status)
+        # A short passage was analysed whole for the rules (cached): its numbers are read already.
+        numbers = _analyse_passage(passage, lang).numbers if len(passage) <= LONG_PASSAGE else None
+        values, best = features(claim, passage, lang, rule.status, numbers)
         combiner = load_combiner()
         probs = combiner.probabilities(values)
         decision = settle(rule.status, probs, combiner.thresholds, numbers_ok=values[_NUM_MISSING] == 0.0,
@@ -140,7 +142,7 @@ class BuiltinJudge:
 
 
 class RulesJudge(BuiltinJudge):
-    """The rules alone (the built-in judge of issue 6): the baseline the benchmark compares with."""
+    """The rules alone (the built-in judge before the combiner): the baseline the benchmark compares with."""
 
     model = "rules"
     prompt_version = "builtin-1"

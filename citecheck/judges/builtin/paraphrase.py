@@ -30,13 +30,14 @@ from functools import lru_cache
 from wordfreq import zipf_frequency
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
-from citecheck.text import sentences_with_markers
+from citecheck.judges.builtin.analysis import _analyse_claim, _passage_sentences
+from citecheck.judges.builtin.words import NUM, _fold, _stem, _tokenize
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+_LETTERS_RE = re.compile(r"[^\W\d_]+")  # runs of letters: "twelve-month" -> "twelve", "month"
 
 # Extra English function words: the lexicon's list is tuned for shop and service texts.
 _EXTRA_STOP = frozenset(
@@ -190,6 +191,9 @@ def _word(raw: str, lang: str) -> tuple[str, str | None, float]:
     return word, _norm(word, lang), informativeness(word, lang)
 
 
+_STOPS = (".", "!", "?")
+
+
 def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None, float]]]:
     """Read ``text`` once: the _Text (without numbers) and its run of (offset, word, stem, weight)."""
     stems: list[str] = []
@@ -197,37 +201,52 @@ def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None,
     words: list[str] = []
     names: list[str] = []
     run: list[tuple[int, str, str | None, float]] = []
-    after_stop = True
+    previous_end = -1  # end of the word before; a sentence stop right after it starts a sentence
     for match in _WORD_RE.finditer(text):
         raw = match.group()
         word, stem, weight = _word(raw, lang)
         words.append(word)
         run.append((match.start(), word, stem, weight))
         if stem is not None:
-            if raw[0].isupper() and not after_stop:
+            # Only a capitalised word asks whether a sentence ended just before it.
+            if raw[0].isupper() and previous_end >= 0 and not text.startswith(_STOPS, previous_end, previous_end + 2):
                 names.append(word)
             stems.append(stem)
             if weight > weights.get(stem, 0.0):
                 weights[stem] = weight
-        after_stop = text[match.end() : match.end() + 2].startswith((".", "!", "?"))
+        previous_end = match.end()
     return _Text(stems, weights, frozenset(words), frozenset(names), frozenset()), run
 
 
 @lru_cache(maxsize=1024)
 def _passage_numbers(passage: str, lang: str) -> frozenset[float]:
-    return _numbers(passage, lang)
+    if not _may_hold_numbers(passage, lang):
+        return frozenset()
+    # Only the sentences that can hold a number are tokenised (a number never spans two sentences).
+    number_words = lx.NUMBER_WORDS[lang]
+    found: set[float] = set()
+    for start, end in _passage_sentences(passage):
+        sentence = passage[start:end]
+        if any(ch.isdigit() for ch in sentence) or any(w in number_words for w in _LETTERS_RE.findall(sentence.lower())):
+            found.update(round(t.value, 6) for t in _tokenize(sentence, lang) if t.kind == NUM)
+    return frozenset(found)
+
+
+def _may_hold_numbers(text: str, lang: str) -> bool:
+    return any(ch.isdigit() for ch in text) or any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split())
 
 
 def _numbers(text: str, lang: str) -> frozenset[float]:
-    if not any(ch.isdigit() for ch in text) and not any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split()):
+    if not _may_hold_numbers(text, lang):
         return frozenset()
     return frozenset(round(t.value, 6) for t in _tokenize(text, lang) if t.kind == NUM)
 
 
 @lru_cache(maxsize=4096)
 def _read(text: str, lang: str) -> _Text:
+    """A claim, read for the features; its numbers are those its analysis for the rules read."""
     read, _ = _scan(text, lang)
-    read.numbers = _numbers(text, lang)
+    read.numbers = _analyse_claim(text, lang).numbers if _may_hold_numbers(text, lang) else frozenset()
     return read
 
 
@@ -245,7 +264,7 @@ class Alignment:
 def _passage(passage: str, lang: str) -> tuple[_Text, list[tuple[int, int, _Text]]]:
     """The whole passage read once, and its windows (each sentence, each pair of adjacent ones)."""
     whole, run = _scan(passage, lang)  # its numbers are read only when a claim has some (_passage_numbers)
-    sentences = [(s.start, s.end) for s in sentences_with_markers(passage) if passage[s.start : s.end].strip()]
+    sentences = [(a, b) for a, b in _passage_sentences(passage) if passage[a:b].strip()]
     if not sentences:
         return whole, [(0, len(passage), whole)]
     singles: list[tuple[int, int, _Text]] = []
@@ -325,13 +344,26 @@ def _coverage(claim: _Text, other: set[str]) -> tuple[float, float]:
 
 
 def _lcs(a: list[str], b: list[str]) -> int:
-    if not a or not b:
+    """Length of the longest common subsequence. A stem found on one side only can never be part
+    of it, so both sides are first cut to their shared stems (same length, far fewer steps: a
+    window holds many words the claim lacks)."""
+    shared = set(a) & set(b)
+    if not shared:
         return 0
+    a = [x for x in a if x in shared]
+    b = [y for y in b if y in shared]
     previous = [0] * (len(b) + 1)
     for x in a:
         current = [0]
+        left = 0
         for j, y in enumerate(b):
-            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+            if x == y:
+                left = previous[j] + 1
+            else:
+                up = previous[j + 1]
+                if up > left:
+                    left = up
+            current.append(left)
         previous = current
     return previous[-1]
 
@@ -347,8 +379,18 @@ def _antonym(claim: frozenset[str], window: frozenset[str]) -> bool:
     return False
 
 
-def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[list[float], Alignment]:
-    """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window."""
+def passage_numbers(passage: str, lang: str, analysed: frozenset[float] | None = None) -> frozenset[float]:
+    """The numbers of a passage; ``analysed``: those its analysis for the rules already read
+    (every sentence tokenised), so the passage is not tokenised a second time."""
+    if analysed is None:
+        return _passage_numbers(passage, lang)
+    return analysed if _may_hold_numbers(passage, lang) else frozenset()
+
+
+def features(claim: str, passage: str, lang: str, rule_status: str,
+             numbers_read: frozenset[float] | None = None) -> tuple[list[float], Alignment]:
+    """The combiner's inputs for one pair, in :data:`FEATURE_NAMES` order, and the best window.
+    ``numbers_read``: the passage's numbers when its analysis already holds them."""
     c = _read(claim, lang)
     p, _ = _passage(passage, lang)
     best = align(claim, passage, lang)
@@ -365,7 +407,7 @@ def features(claim: str, passage: str, lang: str, rule_status: str) -> tuple[lis
     claim_total = sum(c.weights.values()) or 1.0
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
-    matched = len(numbers & _passage_numbers(passage, lang)) / len(numbers) if numbers else 0.0
+    matched = len(numbers & passage_numbers(passage, lang, numbers_read)) / len(numbers) if numbers else 0.0
     neg_claim = _has(c.words, _NEGATION)
     neg_best = _has(w.words, _NEGATION)
     window_text = passage[best.start : best.end].lower()

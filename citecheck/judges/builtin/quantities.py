@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
+from citecheck.judges.builtin.words import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
 
 # --- quantities -------------------------------------------------------------------------------
 
@@ -30,9 +30,6 @@ class Quantity:
     date: tuple[int | None, int | None, frozenset[int] | None] | None = None
     head: frozenset[str] = frozenset()
     text: str = ""
-
-    def describe(self) -> str:
-        return self.text
 
 
 def _twelve_hour(hour: float, half: str) -> float:
@@ -79,8 +76,8 @@ class _Extractor:
                 consumed = self._date_from_number(i) or self._number(i)
             elif tok.kind == W and tok.text in lx.MONTHS:
                 consumed = self._date_from_month(i)
-            if not consumed and tok.kind == W:
-                consumed = self._free(i)
+            if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
+                consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             i += max(consumed, 1)
         self.quantities.sort(key=lambda q: q.tok_start)
         return self.quantities
@@ -339,7 +336,7 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 
 # --- comparing quantities --------------------------------------------------------------------
 
-MATCH, MISMATCH, WITHIN, INCOMPARABLE = "match", "mismatch", "within", "incomparable"
+MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:

@@ -1,0 +1,240 @@
+"""Tokens of the built-in judge: folding, tokenising, number words, stemming, language.
+
+Numbers written as words or digits ("three", "1,000", "14,99", "twelve-month") become number
+tokens; ISO and day-month-year dates and clock times get their own kinds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citecheck.judges import lexicon as lx
+
+# --- folding & tokenising --------------------------------------------------------------------
+
+_FOLD = str.maketrans(
+    "ąćęłńóśźżĄĆĘŁŃÓŚŹŻàáâäãåèéêëìíîïòôöõùúûüýÿçñÀÁÂÄÃÅÈÉÊËÌÍÎÏÒÔÖÕÙÚÛÜÝÇÑ’",
+    "acelnoszzacelnoszzaaaaaaeeeeiiiioooouuuuyycnaaaaaaeeeeiiiioooouuuuycn'",
+)
+
+
+def _fold(word: str) -> str:
+    lowered = word.lower()
+    # Every character _FOLD maps is outside ASCII: an ASCII word (most English) needs no table walk.
+    return lowered if lowered.isascii() else lowered.translate(_FOLD)
+
+
+_TOKEN_RE = re.compile(
+    # names with digits ("COVID-19", "SARS-CoV-2", "H1N1") and decades ("1960s") are words, not numbers
+    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b)"
+    r"|(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
+    r"|(?P<dnum>\b\d{1,2}[./]\d{1,2}[./]\d{4}\b)"
+    r"|(?P<clock>\b\d{1,2}:\d{2}\b)"
+    r"|(?P<num>\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
+    r"|(?P<word>[^\W\d_]+(?:['’\-][^\W\d_]+)*)"
+    r"|(?P<sym>[€$£¥%+\-–—/|»›·&•>])"
+    r"|(?P<punct>[,;:.!?()])"
+)
+
+W, NUM, SYM, PUNCT, DATE, CLOCK = "w", "n", "s", "p", "d", "c"
+
+
+@dataclass(slots=True)
+class _Tok:
+    kind: str
+    text: str  # folded
+    start: int
+    end: int
+    value: float = 0.0
+    date: tuple[int | None, int | None, frozenset[int] | None] | None = None
+    is_word_number: bool = False
+
+
+def _parse_number(raw: str, lang: str) -> float:
+    text = raw.replace("\u00a0", "").replace("\u202f", "")
+    if " " in text:
+        text = text.replace(" ", "")
+    if "," in text and "." in text:
+        text = text.replace(",", "")
+    elif "," in text:
+        head, _, tail = text.rpartition(",")
+        if len(tail) == 3 and text.count(",") >= 1 and lang == lx.EN:
+            text = text.replace(",", "")
+        elif len(tail) == 3 and text.count(",") > 1:
+            text = text.replace(",", "")
+        else:
+            text = head.replace(",", "") + "." + tail
+    elif "." in text and lang == lx.PL:
+        head, _, tail = text.rpartition(".")
+        if len(tail) == 3:
+            text = text.replace(".", "")
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
+    toks: list[_Tok] = []
+    number_words = lx.NUMBER_WORDS[lang]
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastgroup
+        raw = match.group()
+        start, end = match.span()
+        if base:
+            start, end = start + base, end + base
+        if kind == "ident":
+            toks.append(_Tok(W, _fold(raw), start, end))
+        elif kind == "word":
+            folded = _fold(raw)
+            if "-" in folded:
+                # "twelve-month", "six-berth": a number word first is split off; other
+                # hyphenated words ("e-books", "non-refundable", "check-in") stay whole.
+                first, _, rest = folded.partition("-")
+                if first in number_words:
+                    cut = match.start() + len(first) + base
+                    toks.append(_Tok(NUM, first, start, cut, float(number_words[first]), is_word_number=True))
+                    toks.append(_Tok(SYM, "-", cut, cut + 1))
+                    for piece in re.finditer(r"[^-]+", rest):
+                        p_start = cut + 1 + piece.start()
+                        value = number_words.get(piece.group())
+                        if value is not None:
+                            toks.append(_Tok(NUM, piece.group(), p_start, p_start + len(piece.group()), float(value),
+                                             is_word_number=True))
+                        else:
+                            toks.append(_Tok(W, piece.group(), p_start, p_start + len(piece.group())))
+                    continue
+            value = number_words.get(folded)
+            if value is not None:
+                toks.append(_Tok(NUM, folded, start, end, float(value), is_word_number=True))
+            else:
+                toks.append(_Tok(W, folded, start, end))
+        elif kind == "num":
+            toks.append(_Tok(NUM, raw, start, end, _parse_number(raw, lang)))
+        elif kind == "iso":
+            y, m, d = (int(part) for part in raw.split("-"))
+            toks.append(_Tok(DATE, raw, start, end, date=(y, m, frozenset({d}))))
+        elif kind == "dnum":
+            d, m, y = (int(part) for part in re.split(r"[./]", raw))
+            toks.append(_Tok(DATE, raw, start, end, date=(y, m, frozenset({d}))))
+        elif kind == "clock":
+            hours, minutes = raw.split(":")
+            toks.append(_Tok(CLOCK, raw, start, end, float(int(hours) * 60 + int(minutes))))
+        elif kind == "sym":
+            toks.append(_Tok(SYM, raw, start, end))
+        else:
+            toks.append(_Tok(PUNCT, raw, start, end))
+    return _merge_number_words(toks)
+
+
+_TENS = {20, 30, 40, 50, 60, 70, 80, 90}
+
+
+def _merge_number_words(toks: list[_Tok]) -> list[_Tok]:
+    """"twenty-one" -> 21, "two hundred" -> 200, "dwa tysiace" -> 2000."""
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind == NUM and tok.is_word_number:
+            value = tok.value
+            end = tok.end
+            j = i + 1
+            while j < len(toks):
+                nxt = toks[j]
+                hyphen = nxt.kind == SYM and nxt.text == "-" and j + 1 < len(toks)
+                candidate = toks[j + 1] if hyphen else nxt
+                if candidate.kind != NUM or not candidate.is_word_number:
+                    break
+                if candidate.text in lx.MULTIPLIER_WORDS:
+                    value = (value or 1) * lx.MULTIPLIER_WORDS[candidate.text]
+                elif value in _TENS and 1 <= candidate.value <= 9:
+                    value += candidate.value
+                elif value >= 100 and candidate.value < 100 and value % 100 == 0:
+                    value += candidate.value
+                else:
+                    break
+                end = candidate.end
+                j = j + 2 if hyphen else j + 1
+            if j > i + 1:
+                out.append(_Tok(NUM, tok.text, tok.start, end, value, is_word_number=True))
+                i = j
+                continue
+        elif tok.kind == NUM and i + 1 < len(toks) and toks[i + 1].text in lx.MULTIPLIER_WORDS:
+            mult = toks[i + 1]
+            out.append(_Tok(NUM, tok.text, tok.start, mult.end, tok.value * lx.MULTIPLIER_WORDS[mult.text]))
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+# --- stemming ----------------------------------------------------------------------------------
+
+_EN_SUFFIXES = ("ing", "ed", "es", "er", "s", "e", "ly")
+
+
+def _stem_en(word: str) -> str:
+    word = lx.SYNONYMS[lx.EN].get(word, word)
+    for _ in range(2):
+        for suffix in _EN_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        else:
+            break
+    return word[:5]
+
+
+_PL_ENDINGS = ("ami", "ach", "owi", "ego", "emu", "ych", "ich", "ymi", "imi", "ow", "om", "em", "ej", "ie",
+               "ym", "im", "a", "o", "e", "y", "i", "u")
+
+
+def _stem_pl(word: str) -> str:
+    word = lx.SYNONYMS[lx.PL].get(word, word)
+    for _ in range(2):
+        for ending in _PL_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                word = word[: -len(ending)]
+                break
+        else:
+            break
+    return word[:5]
+
+
+_STEMMERS = {lx.EN: _stem_en, lx.PL: _stem_pl}
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str, lang: str) -> str:
+    return _STEMMERS[lang](word)
+
+
+def _contrast_groups(lang: str) -> list[frozenset[str]]:
+    return [frozenset(_stem(_fold(word), lang) for word in group) for group in lx.CONTRAST_GROUPS]
+
+
+_GROUPS = {lang: _contrast_groups(lang) for lang in (lx.EN, lx.PL)}
+_GROUP_WORDS = {lang: frozenset().union(*groups) for lang, groups in _GROUPS.items()}
+_IMPLIED = {
+    lang: {dim: frozenset(_stem(_fold(word), lang) for word in words) for dim, words in lx.IMPLIED_BY_DIMENSION.items()}
+    for lang in (lx.EN, lx.PL)
+}
+
+
+def detect_language(text: str) -> str:
+    """``pl`` when the text looks Polish (letters with Polish diacritics or Polish function
+    words outnumbering English ones), else ``en``."""
+    if re.search(r"[ąćęłńśźżĄĆĘŁŃŚŹŻ]", text):
+        return lx.PL
+    words = re.findall(r"[a-z]+", text[:2000].lower())
+    pl_hits = sum(1 for word in words if word in _PL_MARKERS)
+    en_hits = sum(1 for word in words if word in _EN_MARKERS)
+    return lx.PL if pl_hits > en_hits else lx.EN
+
+
+_PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
+_EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
