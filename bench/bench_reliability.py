@@ -152,8 +152,8 @@ from pathlib import Path
 import trafilatura
 from django.db import connection, transaction
 from django.test.utils import override_settings
-import citecheck.extract
-from citecheck.extract import warm_up
+import citecheck.extraction.process
+from citecheck.extraction import warm_up
 from dispatch.models import WorkRequest
 from dispatch.services import work_request, work_run
 from sources.models import CheckTimes, Source, SourceVersion
@@ -180,7 +180,7 @@ def seed():
 
 def extractor_cpu():
     # CPU seconds of the live extractor process (it is not reaped, so RUSAGE_CHILDREN misses it).
-    fields = Path(f"/proc/{{citecheck.extract._extractor.process.pid}}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = Path(f"/proc/{{citecheck.extraction.process._extractor.process.pid}}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 def bare():
@@ -199,9 +199,9 @@ def jobs(batch):
         return execute(sql, params, many, context)
     # A fresh extractor process for each pass, so that it serves the whole pass (it retires after
     # 500 pages, and its successor's CPU would not be counted).
-    citecheck.extract._extractor_discard()
+    citecheck.extraction.process._extractor_discard()
     warm_up()
-    pid = citecheck.extract._extractor.process.pid
+    pid = citecheck.extraction.process._extractor.process.pid
     wall = cpu = 0.0
     e = extractor_cpu()
     waiting = WorkRequest.objects.filter(pk__in=rows, status="queued").order_by("id").values_list("pk", flat=True)
@@ -211,7 +211,7 @@ def jobs(batch):
             with connection.execute_wrapper(counted):
                 work_run(work_request_id=pk)
             wall, cpu = wall + time.perf_counter() - t, cpu + time.process_time() - c
-    cpu += extractor_cpu() - e if citecheck.extract._extractor.process.pid == pid else float("nan")
+    cpu += extractor_cpu() - e if citecheck.extraction.process._extractor.process.pid == pid else float("nan")
     assert WorkRequest.objects.filter(pk__in=rows, status="done").count() == len(rows), "every request done"
     assert SourceVersion.objects.filter(extraction_status="pending").count() == 0
     return wall, cpu, queries[0]

@@ -45,7 +45,7 @@ from citecheck.judges.builtin.combiner import (  # noqa: E402
 )
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features  # noqa: E402
 from citecheck.judges.builtin.rules import judge_by_rules  # noqa: E402
-from citecheck.judges.builtin.tokens import detect_language  # noqa: E402
+from citecheck.judges.builtin.words import detect_language  # noqa: E402
 
 FOLDS = 5
 L2 = 1e-3

@@ -3,7 +3,7 @@
 Pure functions, no Django. Shared by the citation checker and the claim judge, so the
 behaviour here is a contract: change it only together with its tests.
 
-Sentence rules (issue 5): an answer is split at line ends, after ``.``, ``!`` or ``?``
+Sentence rules: an answer is split at line ends, after ``.``, ``!`` or ``?``
 followed by whitespace, and after the full-width ``。``, ``！``, ``？``. A bracketed number
 such as ``[2]``, ``[1, 3]`` or ``[1,3]`` that stands right after a sentence's end
 (``... here. [1] Next`` or ``... here.[1] Next``, or alone on the following line) belongs to
@@ -39,6 +39,8 @@ _LINE_ENDS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 _ASCII_ENDS = frozenset(".!?")
 _FULLWIDTH_ENDS = frozenset("。！？")
 _INLINE_SPACE = frozenset(" \t")
+# Closing quotation marks and brackets that may stand after a sentence's end: `He said "stop." Next`.
+_CLOSERS = frozenset('"\u201d\u2019\u00bb\u300d\u300f)\'')
 
 # Curly and other typographic quotes folded onto their straight forms. NFKC already maps
 # the full-width quotes (＂ ＇) to straight ones.
@@ -198,6 +200,19 @@ def _skip_markers(text: str, pos: int, marker_at: dict[int, Marker]) -> int:
         pos = marker.end
 
 
+def _skip_closers(text: str, pos: int, marker_at: dict[int, Marker]) -> int:
+    """Position after the markers and closing quotation marks that end a sentence with it:
+    `.[1]`, `."`, `.”`, `?"`, `."[2]`, `.[2]"`."""
+    n = len(text)
+    while True:
+        moved = _skip_markers(text, pos, marker_at)
+        while moved < n and text[moved] in _CLOSERS:
+            moved += 1
+        if moved == pos:
+            return pos
+        pos = moved
+
+
 def _is_list_number(piece: str) -> bool:
     """True for the "12" of an ordered-list item "12. text": its period does not end a sentence."""
     piece = piece.strip()
@@ -218,7 +233,7 @@ def _cut_spans(text: str, marker_at: dict[int, Marker]) -> list[tuple[int, int]]
             i += 1
             continue
         if char in _ASCII_ENDS and not (char == "." and _is_list_number(text[start:i])):
-            end = _skip_markers(text, i + 1, marker_at)
+            end = _skip_closers(text, i + 1, marker_at)
             if end >= n or text[end].isspace():
                 spans.append((start, end))
                 start = end

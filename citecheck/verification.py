@@ -70,8 +70,6 @@ ANSWER_PRECEDENCE = (CONTRADICTED, CONFLICTING, OUTDATED, PENDING, SUPPORTED, PA
 PRIMARY, SUPPLEMENTARY = "primary", "supplementary"
 
 # How a cited passage stands now (sources.selectors.passage_usability, plus the judge's side).
-USABLE = frozenset({"active"})
-STALE = frozenset({"changed", "outdated", "removed"})
 UNUSABLE = frozenset({"blocked", "missing", "unverified", "unapproved", "judge_error", "unsure"})
 PENDING_REASONS: dict[str, str] = {
     "blocked": "the evidence is blocked",
@@ -244,7 +242,6 @@ _KIND_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"|only if|unless|contract|cancel\w*|regulamin\w*|warun\w*|gwarancj\w*|rękojmi\w*|umow\w*|wymaga\w*"
         r"|musi|nale[zż]y|tylko je[sś]li|odst[aą]pieni\w*|reklamacj\w*)\b", re.IGNORECASE)),
 ]
-REGULATED_KINDS = frozenset({"price", "deadline", "terms"})
 
 
 def claim_kind(text: str) -> str:

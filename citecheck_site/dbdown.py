@@ -21,6 +21,23 @@ logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 MESSAGE = "The database is not reachable at the moment. Nothing was lost; please try again in a minute."
+DISK_FULL_MESSAGE = "The database's disk is full: this change was not saved. An operator must free disk space; then try again."
+# PostgreSQL's SQLSTATE for "disk full" (class 53, insufficient resources).
+PG_DISK_FULL = "53100"
+
+
+def is_disk_full(exception: BaseException) -> bool:
+    """A full disk under the database, on SQLite ("database or disk is full") or PostgreSQL
+    (SQLSTATE 53100, or "No space left on device" while writing a file)."""
+    for error in (exception, exception.__cause__):
+        if error is None:
+            continue
+        if getattr(error, "sqlstate", None) == PG_DISK_FULL:
+            return True
+        text = str(error).lower()
+        if "database or disk is full" in text or "no space left on device" in text:
+            return True
+    return False
 RETRY_AFTER_SECONDS = 10
 
 PAGE = """<!doctype html>
@@ -29,12 +46,18 @@ PAGE = """<!doctype html>
 """
 
 
-def unavailable_response(request: HttpRequest) -> HttpResponse:
+def unavailable_response(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
+    """The 503 for a database error, logged with the error itself (one line, no traceback)."""
+    disk_full = exception is not None and is_disk_full(exception)
+    code, message = ("database_disk_full", DISK_FULL_MESSAGE) if disk_full else ("database_unavailable", MESSAGE)
+    if exception is not None:
+        log = logger.error if disk_full else logger.warning
+        log(f"web.{code}", extra={"path": request.path, "error": str(exception).strip()[:300]})
     if request.path.startswith("/api/"):
-        body = json.dumps({"error": {"code": "database_unavailable", "message": MESSAGE, "field": None}})
+        body = json.dumps({"error": {"code": code, "message": message, "field": None}})
         response = HttpResponse(body, status=503, content_type="application/json")
     else:
-        response = HttpResponse(PAGE.format(message=MESSAGE), status=503, content_type="text/html; charset=utf-8")
+        response = HttpResponse(PAGE.format(message=message), status=503, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
@@ -49,8 +72,7 @@ class DatabaseUnavailableMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DATABASE_ERRORS):
-            logger.warning("web.database_unavailable", extra={"path": request.path, "error": str(exception)[:200]})
-            return unavailable_response(request)
+            return unavailable_response(request, exception)
         return None
 
 
@@ -58,5 +80,5 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
     """handler500: a database outage raised outside a view is a 503 too."""
     exc = sys.exc_info()[1]
     if isinstance(exc, DATABASE_ERRORS):
-        return unavailable_response(request)
+        return unavailable_response(request, exc)
     return django_server_error(request, template_name)

@@ -47,6 +47,8 @@ def start(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
             "--save", "", "--appendonly", "no", "--dir", str(directory), "--loglevel", "warning",
         ],
         stdout=subprocess.DEVNULL,
+        # Its own process group: Ctrl-C must not take Redis away while the app is still stopping.
+        process_group=0,
         preexec_fn=die_with_parent,
     )
     url = f"unix://{socket}"
@@ -84,7 +86,11 @@ def main(argv: list[str]) -> int:
         return child.wait()
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 if __name__ == "__main__":

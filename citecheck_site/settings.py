@@ -263,10 +263,10 @@ OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 CITECHECK_JUDGE_MODEL = os.environ.get("CITECHECK_JUDGE_MODEL", "")
 CITECHECK_JUDGE_TIMEOUT = env_float("CITECHECK_JUDGE_TIMEOUT", 60.0)
 CITECHECK_JUDGE_CONCURRENCY = env_int("CITECHECK_JUDGE_CONCURRENCY", 4)
-# With an LLM judge: ask it only where the built-in judge could not decide (issue 13).
+# With an LLM judge: ask it only where the built-in judge could not decide.
 CITECHECK_JUDGE_CASCADE = env_bool("CITECHECK_JUDGE_CASCADE", False)
 CITECHECK_MIN_VERIFICATION_RATE = env_float("CITECHECK_MIN_VERIFICATION_RATE", 0.70)
-# Verification (issue 12): knowledge_base (one approved primary source) or research (two independent domains)
+# Verification: knowledge_base (one approved primary source) or research (two independent domains)
 CITECHECK_VERIFICATION_MODE = os.environ.get("CITECHECK_VERIFICATION_MODE", "knowledge_base").strip().lower() or "knowledge_base"
 # Compound sentences split into atomic claims at intake: rules (built in), llm (the judge's split_claims) or none
 CITECHECK_CLAIM_SPLITTER = os.environ.get("CITECHECK_CLAIM_SPLITTER", "rules").strip().lower() or "rules"
@@ -276,6 +276,8 @@ CITECHECK_JUDGE_MAX_RETRIES = env_int("CITECHECK_JUDGE_MAX_RETRIES", 2)
 CITECHECK_JUDGE_BREAKER_FAILURES = env_int("CITECHECK_JUDGE_BREAKER_FAILURES", 3)
 CITECHECK_JUDGE_BREAKER_OPEN_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_OPEN_SECONDS", 30.0)
 CITECHECK_JUDGE_BREAKER_MAX_SECONDS = env_float("CITECHECK_JUDGE_BREAKER_MAX_SECONDS", 600.0)
+# An answer pending (or waiting for re-verification) longer than this needs a person: the review queue lists it.
+CITECHECK_PENDING_GRACE_SECONDS = env_int("CITECHECK_PENDING_GRACE_SECONDS", 900)
 CITECHECK_VERIFY_RETRY_BASE_SECONDS = env_float("CITECHECK_VERIFY_RETRY_BASE_SECONDS", 15.0)
 CITECHECK_VERIFY_RETRY_MAX_SECONDS = env_float("CITECHECK_VERIFY_RETRY_MAX_SECONDS", 900.0)
 
@@ -291,8 +293,16 @@ CITECHECK_ANSWER_MAX_CHARS = env_int("CITECHECK_ANSWER_MAX_CHARS", 64 * 1024)
 CITECHECK_ANSWER_MAX_CLAIMS = env_int("CITECHECK_ANSWER_MAX_CLAIMS", 200)
 CITECHECK_ANSWER_MAX_SOURCES = env_int("CITECHECK_ANSWER_MAX_SOURCES", 100)
 CITECHECK_ANSWER_MAX_JUDGEMENTS = env_int("CITECHECK_ANSWER_MAX_JUDGEMENTS", 1000)
+# check-citations: inline sources' text at most this many characters (the answer: CITECHECK_ANSWER_MAX_CHARS).
+CITECHECK_CHECK_SOURCES_MAX_CHARS = env_int("CITECHECK_CHECK_SOURCES_MAX_CHARS", 512 * 1024)
+# Anonymous POST /api/v1/check-citations per client address and minute (0: no limit).
+CITECHECK_ANON_RATE_PER_MINUTE = env_int("CITECHECK_ANON_RATE_PER_MINUTE", 30)
 CITECHECK_AUTH_FAILURES_MAX = env_int("CITECHECK_AUTH_FAILURES_MAX", 10)
 CITECHECK_AUTH_LOCKOUT_SECONDS = env_int("CITECHECK_AUTH_LOCKOUT_SECONDS", 900)
+# Failures from one address, whatever account or token it tried, before the address is locked out.
+CITECHECK_AUTH_ADDRESS_FAILURES_MAX = env_int("CITECHECK_AUTH_ADDRESS_FAILURES_MAX", 50)
+# Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty: REMOTE_ADDR only.
+CITECHECK_TRUSTED_PROXIES = env_list("CITECHECK_TRUSTED_PROXIES")
 CITECHECK_WEBHOOK_TIMEOUT = env_float("CITECHECK_WEBHOOK_TIMEOUT", 10.0)
 CITECHECK_WEBHOOK_MAX_ATTEMPTS = env_int("CITECHECK_WEBHOOK_MAX_ATTEMPTS", 8)
 CITECHECK_WEBHOOK_RETRY_BASE_SECONDS = env_float("CITECHECK_WEBHOOK_RETRY_BASE_SECONDS", 30.0)
@@ -304,9 +314,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "plain": {"()": "citecheck_site.logformat.FieldsFormatter", "format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
+    "filters": {"expected_forbidden": {"()": "citecheck_site.logformat.ExpectedForbiddenFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django.request": {"filters": ["expected_forbidden"]},
+    },
 }

@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from citecheck.errors import ServiceError
-from citecheck.wording import PLACEHOLDERS, validate_template
+from citecheck.state_wording import PLACEHOLDERS, validate_template
 from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmin
 from claims.models import Answer, Citation, Claim, JudgeAttempt, JudgeEndpoint, Judgement, VerificationChange, WordingTemplate
 from claims.services import answer_mode_set, answer_verify_again, wording_template_update

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citecheck import citations as checker
+from citecheck import citation_check as checker
 from citecheck.errors import InvalidInput, NotFound, PermissionRefused
+from claims.limits import check_limits_check
 from sources.models import PassageVersion
 from sources.selectors import DomainRules, passage_usabilities, safe_link
 
@@ -34,9 +35,10 @@ def citations_check(*, sources: Any, answer: str, registry_access: bool = True) 
     registered passage-version ids (registry mode: each citation also gets its passage's
     state and a safe link). Registry mode, and the registry's URLs as known URLs, only with
     `registry_access`: the API passes False for callers without read permission (anonymous).
-    Raises InvalidInput naming the field."""
+    Bounded by `check_limits_check` (413 / 400 naming the field). Raises InvalidInput naming the field."""
     if not isinstance(answer, str) or not answer.strip():
         raise InvalidInput("answer: give the model's response as a string", field="answer")
+    check_limits_check(sources=sources, answer=answer)
     passage_versions: list[PassageVersion] = []
     states: dict[int, str] = {}
     rules = DomainRules.load()

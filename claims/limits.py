@@ -3,12 +3,13 @@ long or make pages unbounded. Configured in settings / .env.example (CITECHECK_A
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
 
-from citecheck import citations as checker
-from citecheck.claims import extract_claims
+from citecheck import citation_check as checker
+from citecheck.claim_extraction import extract_claims
 from citecheck.errors import InvalidInput, TooLarge
 
 
@@ -39,3 +40,18 @@ def answer_limits_check(*, raw_response: Any, passage_version_ids: Any) -> None:
             f"answer: {pairs} claim-passage pairs to judge; the limit is {settings.CITECHECK_ANSWER_MAX_JUDGEMENTS} per answer "
             "(cite the passages with [n] markers, or send fewer passages)", field="answer",
         )
+
+
+def check_limits_check(*, sources: Any, answer: Any) -> None:
+    """The bounds of one citation check (API, desk, command line): the answer limits of a
+    submitted answer, and at most CITECHECK_CHECK_SOURCES_MAX_CHARS of inline sources."""
+    if isinstance(sources, str):
+        size = len(sources)
+    elif isinstance(sources, list) and not all(isinstance(i, int) and not isinstance(i, bool) for i in sources):
+        size = len(json.dumps(sources, ensure_ascii=False))
+    else:
+        size = 0
+    if size > settings.CITECHECK_CHECK_SOURCES_MAX_CHARS:
+        raise TooLarge(f"sources: {size} characters; the limit is {settings.CITECHECK_CHECK_SOURCES_MAX_CHARS}", field="sources")
+    registry_ids = isinstance(sources, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in sources)
+    answer_limits_check(raw_response=answer, passage_version_ids=sources if registry_ids else [])

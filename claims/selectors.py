@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from claims.models import Answer, AnswerState, CircuitState, Citation, ClaimState, JudgeEndpoint, VerificationMode
-from claims.tracing import answer_trace
+from claims.tracing import answer_moments, answer_trace
 
-__all__ = ["answer_trace", "answers_citing"]
+__all__ = ["answer_moments", "answer_trace", "answers_citing"]
 
 
 def answers_citing(**citation_filter: Any) -> list[int]:

@@ -14,12 +14,13 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from django.db.models import Max, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
 
 from citecheck.errors import NotFound
 from citecheck.safelinks import LINK_REL, safe_href
-from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement, JudgementStatus
-from reviews.models import Approval, BlockSwitch
+from claims.models import Answer, AnswerState, Citation, Claim, ClaimState, Judgement, JudgementStatus, VerificationChange
+from reviews.models import Approval, BlockSwitch, BlockTarget
 from sources.models import (
     ChangeKind,
     DomainPolicy,
@@ -31,6 +32,7 @@ from sources.models import (
     Stage,
     VersionPassage,
 )
+from sources.selectors import as_of_check, evidence_at, history_complete_from
 
 CLAIMS_PER_PAGE = 20
 
@@ -69,8 +71,15 @@ def span_offsets(text: str, span: str | None) -> tuple[int, int] | None:
     return (start, start + len(span)) if start >= 0 else None
 
 
-def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PAGE) -> dict[str, Any]:
+def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PAGE, as_of: datetime | str | None = None) -> dict[str, Any]:
     """Everything behind one answer, for the desk's trace page and `/api/v1/answers/{id}/trace`.
+
+    With `as_of` (a moment, or "given" for the moment the answer was received), each evidence
+    entry also has `at_moment`: the evidence as it stood then (`sources.selectors.evidence_at`:
+    citable or not, the active version then and who had approved it, the blocks in force, the
+    source's evidence status and priority, the primary-only switch), and the trace has
+    `point_in_time`: as_of, history_complete_from and `moments` (given, each re-verification,
+    now) to pick from. A moment before the history is complete raises InvalidInput.
 
     Raises NotFound for an unknown answer. Claims are paginated (`page`, `per_page`); at most 13
     queries whatever the page holds.
@@ -87,7 +96,7 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         text (verbatim), span (the backing span), span_start, span_end (offsets in `text`, None when
         the span is not in it), heading_path, section_heading, anchor, fingerprint, change_kind,
         first_seen_at, last_seen_at, is_active_version (still in the source's active version),
-        latest_version_id (the passage's newest text), blocked, blocked_reason;
+        latest_version_id (the passage's text in the active version; its own id when it is that text or none is active), blocked, blocked_reason;
       - `source`: id, title, canonical_url, domain, live_url (http/https with the anchor or a text
         fragment, None when no safe link can be made), link_rel, stage, stage_label, link_state,
         link_state_label, evidence_status, evidence_status_label, live_page_changed, blocked,
@@ -103,6 +112,7 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         kinds: blocked, block_lifted, not_active, newer_text, live_page_changed, page_missing,
         unverified, reverification.
     - `changed`: True when any evidence on this page has a change.
+    - `point_in_time` (only with `as_of`), see above.
     """
     answer = Answer.objects.filter(pk=answer_id).defer("raw_response", "report").first()  # 1
     if answer is None:
@@ -128,18 +138,26 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         if missing:
             pvs.update({pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=missing).select_related("passage__source")})  # 5
     context = _Context.load(pvs=pvs, claims=claims, since=since)
+    moment = answer.received_at if as_of == "given" else as_of
+    at_moment: dict[int, dict[str, Any]] = {}
+    if isinstance(moment, datetime):
+        as_of_check(moment)
+        at_moment = evidence_at(pv_ids=list(pvs), at=moment)
     out_claims: list[dict[str, Any]] = []
     for claim in claims:
         entries: list[tuple[Citation | None, PassageVersion | None]] = [(c, c.passage_version) for c in citations.get(claim.pk, [])]
         if not entries and claim.needs_citation:
             entries = [(None, pvs[i]) for i in sent_ids if i in pvs]
         evidence = [context.evidence(claim, citation, pv) for citation, pv in entries]
+        if isinstance(moment, datetime):
+            for entry, (_, pv) in zip(evidence, entries, strict=True):
+                entry["at_moment"] = at_moment.get(pv.pk) if pv is not None else None
         out_claims.append({
             "id": claim.pk, "position": claim.position, "text": claim.text, "needs_citation": claim.needs_citation,
             "state": claim.state, "state_label": _label(ClaimState, claim.state), "confidence": claim.confidence,
             "needs_reverification": claim.needs_reverification, "evidence": evidence,
         })
-    return {
+    trace: dict[str, Any] = {
         "answer": {
             "id": answer.pk, "question": answer.question, "answer_text": answer.answer_text, "model_name": answer.model_name,
             "language": answer.language, "state": answer.state, "state_label": _label(AnswerState, answer.state),
@@ -150,6 +168,32 @@ def answer_trace(*, answer_id: int, page: int = 1, per_page: int = CLAIMS_PER_PA
         "claims": out_claims,
         "changed": any(e["changes"] for c in out_claims for e in c["evidence"]),
     }
+    if isinstance(moment, datetime):
+        trace["point_in_time"] = {
+            "as_of": moment.isoformat(), "history_complete_from": _iso(history_complete_from()), "moments": answer_moments(answer=answer),
+        }
+    return trace
+
+
+def answer_moments(*, answer: Answer) -> list[dict[str, str]]:
+    """The moments worth replaying an answer at: as it was given, each re-verification, now."""
+    reverified = VerificationChange.objects.filter(answer_id=answer.pk, verified_at__isnull=False).order_by("verified_at", "id")
+    return (
+        [{"label": "as it was given", "key": "given", "at": answer.received_at.isoformat()}]
+        + [{"label": f"re-verified: {change.reason[:80]}", "key": _iso(change.verified_at) or "", "at": _iso(change.verified_at) or ""}
+           for change in reverified]
+        + [{"label": "now", "key": "", "at": timezone.now().isoformat()}]
+    )
+
+
+def block_targets(block: BlockSwitch, *, passage_id: int, source_id: int, domain: str) -> bool:
+    """Whether `block` is on this passage, its source or its domain (a passage block also
+    stores its passage's source, which does not make it a block of the source)."""
+    if block.target == BlockTarget.PASSAGE:
+        return block.passage_id == passage_id
+    if block.target == BlockTarget.SOURCE:
+        return block.source_id == source_id
+    return bool(block.domain) and block.domain == domain
 
 
 class _Context:
@@ -162,7 +206,7 @@ class _Context:
         self.fetches: dict[int, FetchResult] = {}
         self.approvals: dict[int, list[Approval]] = defaultdict(list)
         self.judgements: dict[tuple[str, int], list[Judgement]] = defaultdict(list)
-        self.latest_text: dict[int, int] = {}
+        self.active_text: dict[int, tuple[int, int]] = {}  # passage id -> (passage version id, source version number)
         self.blocks: list[BlockSwitch] = []
         self.policies: dict[str, DomainPolicy] = {}
         self.chosen: dict[int, int | None] = {}
@@ -198,12 +242,17 @@ class _Context:
         hashes = {c.text_hash for c in claims}
         for judgement in Judgement.objects.filter(passage_version_id__in=pv_ids, claim_text_hash__in=hashes).defer("claim_text").order_by("-created_at", "-id"):  # 10
             ctx.judgements[(judgement.claim_text_hash, judgement.passage_version_id)].append(judgement)
-        ctx.latest_text = dict(  # 11
-            PassageVersion.objects.filter(passage_id__in=passage_ids).values("passage_id").annotate(latest=Max("id")).values_list("passage_id", "latest")
-        )
+        for passage_id, active_pv_id, active_number in (  # 11: the text of each passage in its source's active version
+            VersionPassage.objects.filter(passage_version__passage_id__in=passage_ids, source_version__is_active=True)
+            .exclude(change_kind=ChangeKind.REMOVED).values_list("passage_version__passage_id", "passage_version_id", "source_version__number")
+        ):
+            ctx.active_text[passage_id] = (active_pv_id, active_number)
         domains = {s.domain for s in sources}
         ctx.blocks = list(  # 12
-            BlockSwitch.objects.filter(Q(source__in=[s.pk for s in sources]) | Q(passage_id__in=passage_ids) | Q(domain__in=domains))
+            BlockSwitch.objects.filter(
+                Q(target=BlockTarget.SOURCE, source__in=[s.pk for s in sources]) | Q(target=BlockTarget.PASSAGE, passage_id__in=passage_ids)
+                | Q(target=BlockTarget.DOMAIN, domain__in=domains)
+            )
             .filter(Q(lifted_at__isnull=True) | Q(lifted_at__gt=since))
             .select_related("blocked_by", "lifted_by")
         )
@@ -251,7 +300,7 @@ class _Context:
             "heading_path": passage.heading_path, "section_heading": pv.section_heading, "anchor": passage.anchor,
             "fingerprint": pv.fingerprint, "change_kind": pv.change_kind, "first_seen_at": _iso(pv.first_seen_at),
             "last_seen_at": _iso(pv.last_seen_at), "is_active_version": self.is_active_version(pv),
-            "latest_version_id": self.latest_text.get(passage.pk, pv.pk), "blocked": blocked, "blocked_reason": reason,
+            "latest_version_id": self.active_text.get(passage.pk, (pv.pk, 0))[0], "blocked": blocked, "blocked_reason": reason,
         }
         entry["source"] = {
             "id": source.pk, "title": source.title or source.domain, "canonical_url": source.canonical_url, "domain": source.domain,
@@ -298,7 +347,7 @@ class _Context:
         passage, source = pv.passage, pv.passage.source
         changes: list[dict[str, str]] = []
         for block in self.blocks:
-            if not (block.passage_id == passage.pk or block.source_id == source.pk or (block.domain and block.domain == source.domain)):
+            if not block_targets(block, passage_id=passage.pk, source_id=source.pk, domain=source.domain):
                 continue
             who = block.blocked_by.get_username() if block.blocked_by else "system"
             what = {"passage": "This passage", "source": "The source", "domain": f"The domain {block.domain}"}.get(block.target, "It")
@@ -308,12 +357,14 @@ class _Context:
                 lifter = block.lifted_by.get_username() if block.lifted_by else "system"
                 changes.append({"kind": "block_lifted", "message": f"{what} was blocked on {block.blocked_at:%Y-%m-%d %H:%M} by {who} ({block.reason}); lifted on {block.lifted_at:%Y-%m-%d %H:%M} by {lifter}"})
         if entry["passage_version"]["blocked"] and not any(c["kind"] == "blocked" for c in changes):
-            changes.append({"kind": "blocked", "message": f"Blocked: {entry['passage_version']['blocked_reason'] or 'no reason recorded'}"})
+            which = "This passage" if passage.is_blocked else ("The source" if source.is_blocked else f"The domain {source.domain}")
+            changes.append({"kind": "blocked", "message": f"{which} is blocked: {entry['passage_version']['blocked_reason'] or 'no reason recorded'}"})
         if not entry["passage_version"]["is_active_version"]:
             changes.append({"kind": "not_active", "message": "This text is no longer in the source's active version."})
-        latest = entry["passage_version"]["latest_version_id"]
-        if latest != pv.pk:
-            changes.append({"kind": "newer_text", "message": f"The passage has newer text (passage version {latest})."})
+        active = self.active_text.get(passage.pk)
+        if active is not None and active[0] != pv.pk:
+            changes.append({"kind": "newer_text",
+                            "message": f"The active version (source version {active[1]}) has other text for this passage (passage version {active[0]})."})
         if source.live_page_changed:
             changes.append({"kind": "live_page_changed", "message": "Live page changed — review needed."})
         if source.evidence_status in (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD):

@@ -42,3 +42,17 @@ class CommentForm(forms.Form):
     item = forms.CharField(widget=forms.HiddenInput)
     text = forms.CharField(label="Comment", widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
     next = forms.CharField(widget=forms.HiddenInput, required=False)
+
+
+ROLE_CHOICES = [("Viewer", "Viewer: reads everything"), ("Editor", "Editor: also registers sources, edits golden pairs and answers"),
+                ("Approver", "Approver: also approves, waives, unblocks and rolls back"), ("", "No role (cannot log in to the desk)")]
+
+
+class PersonAddForm(forms.Form):
+    username = forms.CharField(label="Username", max_length=150)
+    email = forms.EmailField(label="Email", required=False)
+    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES, initial="Editor")
+
+
+class PersonRoleForm(forms.Form):
+    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES, required=False)

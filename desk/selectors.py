@@ -20,12 +20,12 @@ from sources.models import (
     DomainPolicy,
     EditorialTask,
     FetchResult,
-    RiskLevel,
     Source,
     SourceVersion,
     TaskStatus,
     VersionPassage,
 )
+from sources.selectors import version_approvals_required
 
 VERSIONS_SHOWN = 20
 FETCHES_PER_PAGE = 10
@@ -124,7 +124,7 @@ def _version_row(version: SourceVersion) -> VersionRow:
     runs = [r for r in version.test_runs.all() if r.status != TestRunStatus.RUNNING]
     approvals = [a for a in version.approvals.all() if a.decision == ApprovalDecision.APPROVE]
     rejections = [a for a in version.approvals.all() if a.decision == ApprovalDecision.REJECT]
-    needed = 2 if version.source.risk_level == RiskLevel.HIGH else 1
+    needed = version_approvals_required(version)
     return VersionRow(version=version, summary=diff_summary_text(version), extraction=extraction_text(version),
                       run=runs[0] if runs else None, approvals=approvals, rejections=rejections, needed=needed)
 

@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path
 
 from citecheck_site.admin_site import CitecheckAdminSite
-from desk.views import check, decisions, degraded, health, overview, queue, source, trace, work
+from desk.views import check, decisions, degraded, health, moment, overview, people, queue, source, trace, work
 
 
 def is_desk_user(request: HttpRequest) -> bool:
@@ -43,7 +43,11 @@ class DeskAdminSite(CitecheckAdminSite):
             path("desk/versions/<int:version_id>/decide/", view(decisions.version_decide), name="desk-version-decide"),
             path("desk/results/<int:result_id>/waive/", view(decisions.result_waive), name="desk-result-waive"),
             path("desk/tasks/<int:task_id>/decide/", view(decisions.task_decide), name="desk-task-decide"),
+            path("desk/evidence/", view(moment.evidence_moment_page), name="desk-evidence-moment"),
+            path("desk/evidence/export.jsonl", view(moment.evidence_moment_export), name="desk-evidence-export"),
             path("desk/work/", view(work.work_page), name="desk-work"),
+            path("desk/people/", view(people.people_page), name="desk-people"),
+            path("desk/people/change/", view(people.person_change), name="desk-person-change"),
             path("desk/work/status.json", view(work.work_status), name="desk-work-status"),
             # Reading pages, at the addresses they have always had under the models they read.
             path("sources/source/overview/", view(partial(overview.overview_view, site=self)), name="desk-overview"),
@@ -52,7 +56,7 @@ class DeskAdminSite(CitecheckAdminSite):
         ]
         return desk + super().get_urls()
 
-    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> TemplateResponse:
         """Editors and Approvers start at the review queue; everyone else at the model index."""
         if is_desk_user(request):
             return queue.queue_page(request)

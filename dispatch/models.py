@@ -63,6 +63,3 @@ class WorkRequest(models.Model):
     def __str__(self) -> str:
         return f"{self.job}({self.kwargs}) {self.status}"
 
-    @property
-    def rq_job_id(self) -> str:
-        return f"work-{self.pk}"

@@ -13,7 +13,7 @@ import redis
 from django.conf import settings
 from django.db import Error as DatabaseLibraryError
 from django.db import connection
-from rq import Queue, SimpleWorker, Worker
+from rq import Queue, SimpleWorker, Worker, get_current_job
 from rq.job import Job, JobStatus
 from rq.registry import FailedJobRegistry, StartedJobRegistry
 from rq.timeouts import BaseDeathPenalty
@@ -81,10 +81,6 @@ def enqueue_many(*, queue: str, jobs: list[tuple[str, str, tuple[Any, ...]]]) ->
         pipe.execute()
 
 
-def job_exists(*, queue: str, job_id: str) -> bool:
-    return get_queue(queue).fetch_job(job_id) is not None
-
-
 def job_states(job_ids: Iterable[str]) -> dict[str, str | None]:
     """{job id: RQ status, or None when Redis no longer has the job}, in one round trip."""
     ids = list(job_ids)
@@ -92,6 +88,29 @@ def job_states(job_ids: Iterable[str]) -> dict[str, str | None]:
         return {}
     jobs = Job.fetch_many(ids, connection=redis_connection())
     return {job_id: (job.get_status(refresh=False) if job is not None else None) for job_id, job in zip(ids, jobs, strict=True)}
+
+
+# Set on an RQ job's meta by a run that ended because the database stayed away (not because its
+# worker died): recovering it does not count a death.
+OUTAGE_META = "citecheck_database_outage"
+
+
+def job_mark_outage(*, reason: str) -> None:
+    """Note on the running RQ job (if any) that it ends because of a database outage."""
+    job = get_current_job()
+    if job is None:
+        return
+    job.meta[OUTAGE_META] = reason[:300]
+    job.save_meta()
+
+
+def jobs_ended_by_outage(job_ids: Iterable[str]) -> set[str]:
+    """The ids among `job_ids` whose run ended because the database stayed away."""
+    ids = list(job_ids)
+    if not ids:
+        return set()
+    jobs = Job.fetch_many(ids, connection=redis_connection())
+    return {job_id for job_id, job in zip(ids, jobs, strict=True) if job is not None and job.meta.get(OUTAGE_META)}
 
 
 def notice_abandoned() -> None:

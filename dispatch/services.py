@@ -270,6 +270,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
         logger.warning("work.recover_redis_unavailable", extra={"error": str(exc)})
         return 0
     recovered = 0
+    outages: set[str] | None = None
     for pk, status, queue_name, started_at, deaths, carrier in rows:
         state = states.get(f"work-{pk}")
         if status == WorkStatus.QUEUED:
@@ -287,12 +288,24 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
                 why = f"recovered after the worker running it (with request {carrier}) stopped"
         if not lost:
             continue
+        died = status == WorkStatus.RUNNING
+        if died:
+            # A run that ended because the database stayed away did not die: it waited, gave up
+            # cleanly and said so on its RQ job. Only a process that died counts.
+            if outages is None:
+                try:
+                    outages = queues.jobs_ended_by_outage(
+                        [f"work-{row[0]}" for row in rows if row[1] == WorkStatus.RUNNING] + [f"work-{c}" for c in carriers])
+                except RedisError:
+                    outages = set()
+            if f"work-{pk}" in outages or (carrier is not None and f"work-{carrier}" in outages):
+                died, why = False, "recovered after a database outage (the run waited and gave up; not a death)"
         if state is not None:
             try:
                 queues.job_discard(job_id=f"work-{pk}")
             except RedisError:
                 return recovered
-        if status == WorkStatus.RUNNING and deaths + 1 >= settings.CITECHECK_WORK_MAX_DEATHS:
+        if died and deaths + 1 >= settings.CITECHECK_WORK_MAX_DEATHS:
             done = WorkRequest.objects.filter(pk=pk, status=status).update(
                 status=WorkStatus.FAILED, finished_at=now, deaths=F("deaths") + 1,
                 error=f"the worker died {deaths + 1} times running this (out of memory or killed); not retried",
@@ -300,7 +313,7 @@ def work_recover(*, now: datetime | None = None, limit: int = 500) -> int:
             if done:
                 _on_gave_up(pk)
             continue
-        recovered += _back_to_pending(pk, status=status, message=why, died=status == WorkStatus.RUNNING)
+        recovered += _back_to_pending(pk, status=status, message=why, died=died)
     if recovered:
         logger.info("work.recovered", extra={"count": recovered})
     return recovered
@@ -337,6 +350,11 @@ def _database_lost(work_request_id: int, exc: BaseException) -> bool:
         except DATABASE_ERRORS:
             time.sleep(1.0)
     connection.close()
+    try:
+        queues.job_mark_outage(reason=reason)
+    except RedisError:
+        logger.warning("work.outage_unmarked", extra={"work_request_id": work_request_id, "error": reason})
+    logger.warning("work.database_away", extra={"work_request_id": work_request_id, "error": reason})
     return False
 
 
@@ -500,6 +518,51 @@ class TakenAlong:
         if self._open:
             _theirs(self._open.values()).update(status=WorkStatus.PENDING, last_sent_at=None, carried_by=None, message=reason[:500])
             self._open.clear()
+
+
+class TakenById:
+    """Taken-along requests named by one integer argument (`key`, e.g. `version_id`), as a batched
+    job works with them (`noun` names one in errors): `take_next` claims the next ids (never its own, never one twice) within a
+    budget of requests and a deadline, `finished` ends the request of an id (with its error);
+    an error of the run's own id is kept for `raise_own_error`."""
+
+    def __init__(self, taken: TakenAlong, *, key: str, noun: str, own: int, budget: int, until: float, at_once: int) -> None:
+        self._taken = taken
+        self._key = key
+        self._noun = noun
+        self._own = own
+        self._left = budget
+        self._until = until
+        self._at_once = at_once
+        self._by_id: dict[int, TakenWork] = {}
+        self._own_error: Exception | None = None
+
+    def take_next(self) -> list[int]:
+        while self._left > 0 and time.monotonic() < self._until:
+            found = self._taken.take(min(self._left, self._at_once))
+            self._left = self._left - len(found) if found else 0  # none queued now: finish what is here
+            ids = []
+            for work in found:
+                taken_id = work.kwargs.get(self._key)
+                if isinstance(taken_id, int) and taken_id != self._own and taken_id not in self._by_id:
+                    self._by_id[taken_id] = work
+                    ids.append(taken_id)
+                else:
+                    self._taken.end(work, error=ValueError(f"not a {self._noun}: {work.kwargs!r}"))
+            if ids:
+                return ids
+        return []
+
+    def finished(self, done_id: int, error: Exception | None) -> None:
+        work = self._by_id.pop(done_id, None)
+        if work is not None:
+            self._taken.end(work, error=error)
+        elif error is not None and done_id == self._own:
+            self._own_error = error
+
+    def raise_own_error(self) -> None:
+        if self._own_error is not None:
+            raise self._own_error
 
 
 @contextlib.contextmanager

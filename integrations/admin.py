@@ -7,19 +7,110 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from citecheck.errors import ServiceError
 from integrations.models import ApiToken, Integration, Scope, WebhookAttempt, WebhookDelivery
+from integrations.services.integrations import (
+    integration_create,
+    integration_disable,
+    integration_secret_rotate,
+    integration_service_user_change,
+    integration_webhook_change,
+    secret_masked,
+    webhook_url_refusal,
+)
 from integrations.services.tokens import token_create, token_revoke
+
+
+class IntegrationForm(forms.ModelForm):
+    """Name, service user (by name) and webhook URL; the secret is never a field: it is generated
+    and shown once. Saved through the audited services, never by the form itself."""
+
+    service_user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.filter(is_active=True).order_by("username"), to_field_name="username",
+        help_text="The user the integration's tokens act as: its roles decide what they may do.",
+    )
+    webhook_url = forms.CharField(max_length=2048, required=False, help_text="http(s) only, a public address; a secret is generated for it.")
+
+    class Meta:
+        model = Integration
+        fields = ("name",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["service_user"].label_from_instance = lambda user: user.get_username()  # type: ignore[attr-defined]
+        if self.instance.pk:
+            self.fields["name"].disabled = True
+            self.initial.setdefault("service_user", self.instance.user.get_username())
+            self.initial.setdefault("webhook_url", self.instance.webhook_url)
+
+    def clean_webhook_url(self) -> str:
+        url = str(self.cleaned_data.get("webhook_url") or "").strip()
+        refusal = webhook_url_refusal(url) if url else None
+        if refusal:
+            raise forms.ValidationError(f"Refused by the fetch guard: {refusal}")
+        return url
 
 
 @admin.register(Integration)
 class IntegrationAdmin(admin.ModelAdmin):
-    list_display = ("name", "user", "webhook_url", "created_at")
+    form = IntegrationForm
+    list_display = ("name", "user", "webhook_url", "secret", "created_at", "disabled_at")
     search_fields = ("name",)
-    raw_id_fields = ("user",)
+    list_select_related = ("user",)
+    readonly_fields = ("secret", "created_at", "disabled_at")
+    actions = ["rotate_secret", "disable"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("name", "service_user", "webhook_url") if obj is None else ("name", "service_user", "webhook_url", *self.readonly_fields)
+
+    @admin.display(description="webhook secret")
+    def secret(self, obj: Integration) -> str:
+        return secret_masked(obj.webhook_secret)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # disable instead: audited, and the answers keep their integration
+
+    def save_model(self, request: HttpRequest, obj: Integration, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        username, url = data["service_user"].get_username(), data.get("webhook_url", "")
+        shown = ""
+        if not change:
+            integration, shown = integration_create(actor=request.user, name=data["name"], service_user=username, webhook_url=url)
+            obj.pk = integration.pk
+            obj._state.adding = False
+        else:
+            integration_service_user_change(actor=request.user, integration_id=obj.pk, service_user=username)
+            _, shown = integration_webhook_change(actor=request.user, integration_id=obj.pk, webhook_url=url)
+        if shown:
+            messages.warning(request, f"The webhook secret, shown this once — give it to the receiver now: {shown}")
+
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        return None  # audited by integration_create
+
+    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        return None  # audited by the services
+
+    @admin.action(description="Rotate the webhook secret (shown once)")
+    def rotate_secret(self, request: HttpRequest, queryset: QuerySet[Integration]) -> None:
+        for integration in queryset:
+            try:
+                _, secret = integration_secret_rotate(actor=request.user, integration_id=integration.pk)
+            except ServiceError as exc:
+                messages.error(request, f"{integration}: {exc.message}")
+                continue
+            messages.warning(request, f"{integration}: the new webhook secret, shown this once: {secret}")
+
+    @admin.action(description="Disable the selected integrations (tokens refused, no webhooks)")
+    def disable(self, request: HttpRequest, queryset: QuerySet[Integration]) -> None:
+        for integration in queryset:
+            try:
+                integration_disable(actor=request.user, integration_id=integration.pk, reason="disabled in the admin")
+            except ServiceError as exc:
+                messages.error(request, f"{integration}: {exc.message}")
 
 
 class TokenForm(forms.ModelForm):

@@ -15,7 +15,8 @@ class Scope(models.TextChoices):
 
 class Integration(models.Model):
     """One integrating system (a bot). Its tokens act on behalf of its service user, so the
-    usual role permissions apply to everything it does."""
+    usual role permissions apply to everything it does. Changed only through the services in
+    `integrations.services.integrations` (audited)."""
 
     name = models.CharField(max_length=100, unique=True)
     user = models.ForeignKey(
@@ -23,8 +24,9 @@ class Integration(models.Model):
         help_text="The service user the integration acts as; its roles decide what it may do.",
     )
     webhook_url = models.URLField(max_length=2048, blank=True, help_text="Where signed events are POSTed (http/https).")
-    webhook_secret = models.CharField(max_length=100, blank=True, help_text="HMAC-SHA256 key of the webhook signature.")
+    webhook_secret = models.CharField(max_length=100, blank=True, help_text="HMAC-SHA256 key of the webhook signature (generated, shown once).")
     created_at = models.DateTimeField(auto_now_add=True)
+    disabled_at = models.DateTimeField(null=True, blank=True, help_text="Set when switched off: its tokens are refused, no webhook is sent.")
 
     class Meta:
         ordering = ["name"]
@@ -73,15 +75,29 @@ class ExportChange(models.Model):
 
 
 class Idempotency(models.Model):
-    """The answer a request with an Idempotency-Key created, per caller."""
+    """The answer a request with an Idempotency-Key created, per integration (a desk session's
+    keys are per user), with the SHA-256 of the request body: the same key with another body is
+    refused (422), not answered with the first answer."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    integration = models.ForeignKey("Integration", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
+    body_sha256 = models.CharField(max_length=64, blank=True)
     answer = models.ForeignKey("claims.Answer", on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_idempotency_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["integration", "key"], name="one_answer_per_integration_key"),
+            models.UniqueConstraint(fields=["user", "key"], condition=models.Q(integration__isnull=True), name="one_answer_per_session_key"),
+        ]
+
+
+class IntegrationAnswer(models.Model):
+    """Which integration submitted an answer: its tokens read, trace and replay only these."""
+
+    answer = models.OneToOneField("claims.Answer", on_delete=models.CASCADE, related_name="integration_link")
+    integration = models.ForeignKey(Integration, on_delete=models.CASCADE, related_name="answer_links")
 
 
 class DeliveryStatus(models.TextChoices):

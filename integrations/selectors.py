@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Max
@@ -16,7 +16,18 @@ from citecheck.errors import InvalidInput
 from integrations.models import ExportChange
 from reviews.models import SiteSwitch
 from sources.models import EvidenceStatus, PassageVersion, Priority, VersionPassage
-from sources.selectors import CITED_KINDS, DomainRules, citable_filter, link_for, link_html, safe_link, url_domain
+from sources.selectors import (
+    CITED_KINDS,
+    DomainRules,
+    as_of_check,
+    citable_filter,
+    link_for,
+    link_html,
+    passage_usabilities,
+    safe_link,
+    source_state_annotations,
+    url_domain,
+)
 
 
 class TombstoneReason:
@@ -96,7 +107,8 @@ def _primary_only() -> bool:
     return SiteSwitch.objects.filter(pk=1, primary_only=True).exists()
 
 
-# --- cursors: opaque to the bot, "p:<after pv id>:<feed position>" or "c:<feed position>" ----
+# --- cursors: opaque to the bot, "p:<after pv id>:<feed position>", "c:<feed position>" or, for
+# the export as of a time, "a:<after pv id>:<feed position>:<as_of in microseconds since 1970>" ----
 
 
 def _encode(kind: str, *values: int) -> str:
@@ -110,7 +122,7 @@ def _decode(cursor: str, field: str) -> tuple[str, list[int]]:
         numbers = [int(v) for v in values]
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{field}: not a cursor this API gave out", field=field) from exc
-    if kind not in ("p", "c") or not numbers or any(n < 0 or n > 2**63 - 1 for n in numbers):
+    if kind not in ("p", "c", "a") or not numbers or any(n < 0 or n > 2**63 - 1 for n in numbers):
         raise InvalidInput(f"{field}: not a cursor this API gave out", field=field)
     return kind, numbers
 
@@ -139,14 +151,38 @@ def parse_changed_since(value: str) -> int:
     return numbers[-1]
 
 
+def parse_as_of(value: str) -> datetime:
+    """An ISO 8601 time with offset that can be replayed (see `as_of_check`)."""
+    try:
+        moment = parse_datetime(value)
+    except ValueError as exc:
+        raise InvalidInput(f"as_of: not a valid time ({exc})", field="as_of") from exc
+    if moment is None:
+        raise InvalidInput("as_of: give an ISO 8601 time with its UTC offset, e.g. 2026-03-03T09:00:00Z", field="as_of")
+    return as_of_check(moment)
+
+
+def _micros(moment: datetime) -> int:
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _from_micros(value: int) -> datetime:
+    return datetime.fromtimestamp(value // 1_000_000, tz=UTC).replace(microsecond=value % 1_000_000)
+
+
 @dataclass
 class ExportPage:
     items: list[dict[str, Any]]
     next_cursor: str | None
     sync_cursor: str
+    as_of: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"items": self.items, "next_cursor": self.next_cursor, "sync_cursor": self.sync_cursor}
+        body: dict[str, Any] = {"items": self.items, "next_cursor": self.next_cursor, "sync_cursor": self.sync_cursor}
+        if self.as_of is not None:
+            body["as_of"] = self.as_of.isoformat()
+        return body
 
 
 ROW_FIELDS = (
@@ -154,6 +190,11 @@ ROW_FIELDS = (
     "passage__source__canonical_url", "passage__source__domain", "passage__source__title", "passage__source__priority",
     "passage__source__language", "passage__source__evidence_status", "passage__source__check_times__last_ok_at",
     "memberships__source_version_id", "memberships__source_version__number",
+)
+# As of a time, the source's state comes from its history (`source_state_annotations`).
+AS_OF_ROW_FIELDS = tuple(
+    {"passage__source__priority": "at_priority", "passage__source__evidence_status": "at_evidence_status",
+     "passage__source__check_times__last_ok_at": "at_last_ok"}.get(field, field) for field in ROW_FIELDS
 )
 
 
@@ -175,29 +216,41 @@ def _row_object(row: tuple[Any, ...], rules: DomainRules) -> dict[str, Any] | No
     }
 
 
-def export_page(*, cursor: str | None, limit: int, after: int | None = None) -> ExportPage:
-    """One page of the full export, ordered by passage version id. `sync_cursor` is the feed
-    position when the full sync started: pass it as `changed_since` afterwards.
+def export_page(*, cursor: str | None, limit: int, after: int | None = None, as_of: datetime | None = None) -> ExportPage:
+    """One page of the full export, ordered by passage version id: the passages citable now, or
+    `as_of` a past moment (exactly what the export gave then; the cursor carries the moment).
+    `sync_cursor` is the feed position when the full sync started (as of a time: at that time):
+    pass it as `changed_since` afterwards.
 
     One query for the rows (plain tuples: no model instances on the hot path), one for the
     domain rules; the membership join of `citable_filter` also gives each row its version."""
     if cursor:
         kind, numbers = _decode(cursor, "cursor")
-        if kind != "p" or len(numbers) != 2:
+        if kind == "p" and len(numbers) == 2 and as_of is None:
+            after, position = numbers
+        elif kind == "a" and len(numbers) == 3:
+            after, position = numbers[0], numbers[1]
+            as_of = as_of_check(_from_micros(numbers[2]), field="cursor")
+        else:
             raise InvalidInput("cursor: not a full-export cursor (use changed_since for the change feed)", field="cursor")
-        after, position = numbers
     else:
-        after, position = after or 0, feed_position()
+        after = after or 0
+        position = feed_position() if as_of is None else feed_position_at(as_of)
     # The bound is repeated on the membership side: PostgreSQL does not carry `pk > after` across
     # the join, and would otherwise merge-join the memberships index from its start on every page.
-    rows = list(
-        PassageVersion.objects.filter(citable_filter(), pk__gt=after, memberships__passage_version_id__gt=after)
-        .order_by("pk").values_list(*ROW_FIELDS)[:limit]
-    )
-    rules = DomainRules.load()
+    rows_query = PassageVersion.objects.filter(citable_filter(at=as_of), pk__gt=after, memberships__passage_version_id__gt=after)
+    if as_of is None:
+        rows = list(rows_query.order_by("pk").values_list(*ROW_FIELDS)[:limit])
+    else:
+        rows = list(rows_query.annotate(**source_state_annotations(as_of)).order_by("pk").values_list(*AS_OF_ROW_FIELDS)[:limit])
+    rules = DomainRules.load(at=as_of)
     items = [item for item in (_row_object(row, rules) for row in rows) if item is not None]
-    next_cursor = _encode("p", rows[-1][0], position) if len(rows) == limit else None
-    return ExportPage(items=items, next_cursor=next_cursor, sync_cursor=_encode("c", position))
+    more = len(rows) == limit
+    if as_of is None:
+        next_cursor = _encode("p", rows[-1][0], position) if more else None
+    else:
+        next_cursor = _encode("a", rows[-1][0], position, _micros(as_of)) if more else None
+    return ExportPage(items=items, next_cursor=next_cursor, sync_cursor=_encode("c", position), as_of=as_of)
 
 
 def export_changes(*, since: int, limit: int) -> ExportPage:
@@ -229,3 +282,60 @@ def export_changes(*, since: int, limit: int) -> ExportPage:
     more = len(feed) == limit
     return ExportPage(items=items, next_cursor=_encode("c", end) if more else None, sync_cursor=_encode("c", end))
 
+
+
+# --- what the API may show of an answer -------------------------------------------------------
+
+_BLOCKED_CHANGE = {"blocked": "This evidence is blocked.", "block_lifted": "A block on this evidence was lifted."}
+
+
+def blocked_passage_version_ids(ids: list[int]) -> set[int]:
+    """Of these passage versions, the ones that are blocked now (passage, version, source or domain)."""
+    pvs = list(PassageVersion.objects.filter(pk__in=set(ids)).select_related("passage__source"))
+    return {pk for pk, state in passage_usabilities(pvs).items() if state == "blocked"}
+
+
+def _scrub(value: Any, blocked: set[int]) -> Any:
+    """A copy of a stored report part where every evidence entry of a blocked passage version
+    (the verifier's records name it `passage_id`) keeps its ids and `blocked: true` and loses its
+    span and the judge's rationale (which may quote it)."""
+    if isinstance(value, list):
+        return [_scrub(item, blocked) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _scrub(item, blocked) for key, item in value.items()}
+    pv_id = out.get("passage_id")
+    if isinstance(pv_id, int) and pv_id in blocked:
+        out.update({"span": None, "rationale": "", "blocked": True, "passage_version_id": pv_id})
+    return out
+
+
+def answer_report_public(report: Any, *, blocked: set[int]) -> Any:
+    """The stored verification report as the API shows it: no blocked text."""
+    return _scrub(report, blocked) if blocked else report
+
+
+def answer_trace_public(trace: dict[str, Any]) -> dict[str, Any]:
+    """The trace (`claims.selectors.answer_trace`) as the API shows it: a blocked passage version
+    keeps its ids and `blocked: true` but no text, span, live-page fragment, judge span or
+    rationale; no block's internal reason is shown at all (desk users read it in the desk)."""
+    entries = [entry for claim in trace["claims"] for entry in claim["evidence"]]
+    ids = [entry["passage_version"]["id"] for entry in entries if entry["passage_version"]]
+    blocked = blocked_passage_version_ids(ids) if ids else set()
+    for entry in entries:
+        pv = entry["passage_version"]
+        if pv is None:
+            continue
+        pv.pop("blocked_reason", None)
+        if pv["blocked"] or pv["id"] in blocked:
+            pv.update({"blocked": True, "text": "", "span": None, "span_start": None, "span_end": None})
+            entry["quote"] = ""
+            if entry["source"]:
+                entry["source"]["live_url"] = None
+            for judgement in entry["judgements"]:
+                judgement.update({"span": None, "rationale": ""})
+        entry["changes"] = [
+            {"kind": change["kind"], "message": _BLOCKED_CHANGE[change["kind"]]} if change["kind"] in _BLOCKED_CHANGE else change
+            for change in entry["changes"]
+        ]
+    return trace

@@ -7,13 +7,16 @@ tried: the API keeps serving without waiting for Redis on every request.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
+from functools import lru_cache
 
 import redis
 from django.conf import settings
 from redis.exceptions import RedisError
 
+from citecheck.netguard import IPAddress, IPNetwork, parse_networks
 from dispatch.queues import redis_client
 
 logger = logging.getLogger(__name__)
@@ -60,33 +63,37 @@ def rate_take(*, subject: str, limit: int, window_seconds: int = 60) -> int:
     return 0 if count <= limit else max(1, left)
 
 
-def _fail_keys(subjects: list[str]) -> list[str]:
-    return [f"{PREFIX}fail:{s}" for s in subjects if s]
+def _fail_key(subject: str) -> str:
+    return f"{PREFIX}fail:{subject}"
 
 
-def lockout_left(*, subjects: list[str]) -> int:
-    """Seconds left of a lockout of any of `subjects` (an account, a client address), or 0."""
-    limit = settings.CITECHECK_AUTH_FAILURES_MAX
-    keys = _fail_keys(subjects)
+def lockout_left(*, limits: dict[str, int]) -> int:
+    """Seconds left of a lockout of any of the subjects (subject -> its failure limit), or 0."""
+    subjects = [s for s in limits if s]
+    keys = [_fail_key(s) for s in subjects]
+    if not keys:
+        return 0
     try:
         conn = redis_connection()
-        for key, count in zip(keys, conn.mget(keys), strict=True):  # one round trip on the hot path
-            if count is not None and int(count) >= limit:
+        for subject, key, count in zip(subjects, keys, conn.mget(keys), strict=True):  # one round trip on the hot path
+            if count is not None and int(count) >= limits[subject] > 0:
                 return max(1, int(conn.ttl(key)))
     except RedisError as exc:
         _failed(exc)
     return 0
 
 
-def failure_record(*, subjects: list[str]) -> list[str]:
-    """Count one failed authentication for each subject; returns the subjects that just became
-    locked out (so the caller audits each lockout once)."""
-    limit = settings.CITECHECK_AUTH_FAILURES_MAX
+def failure_record(*, limits: dict[str, int]) -> list[str]:
+    """Count one failed authentication for each subject (subject -> its failure limit); returns
+    the subjects that just became locked out (so the caller audits each lockout once)."""
     window = settings.CITECHECK_AUTH_LOCKOUT_SECONDS
     locked: list[str] = []
     try:
         conn = redis_connection()
-        for subject, key in zip([s for s in subjects if s], _fail_keys(subjects), strict=True):
+        for subject, limit in limits.items():
+            if not subject:
+                continue
+            key = _fail_key(subject)
             count = int(conn.incr(key))
             if count == 1:
                 conn.expire(key, window)
@@ -98,6 +105,34 @@ def failure_record(*, subjects: list[str]) -> list[str]:
     return locked
 
 
+@lru_cache(maxsize=8)
+def _trusted(networks: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    return parse_networks(list(networks))
+
+
+def _ip(text: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]").split("%", 1)[0])
+    except ValueError:
+        return None
+
+
 def client_address(request: object) -> str:
+    """The client's address: REMOTE_ADDR, unless that is one of CITECHECK_TRUSTED_PROXIES; then
+    X-Forwarded-For is read from the right, skipping trusted proxies, and the first address no
+    trusted proxy stands for is the client (what a client writes itself sits further left and is
+    never believed)."""
     meta = getattr(request, "META", {})
-    return str(meta.get("REMOTE_ADDR", "") or "unknown")
+    remote = str(meta.get("REMOTE_ADDR", "") or "unknown")
+    trusted = _trusted(tuple(settings.CITECHECK_TRUSTED_PROXIES))
+    remote_ip = _ip(remote)
+    if not trusted or remote_ip is None or not any(remote_ip in net for net in trusted):
+        return remote
+    hops = [hop.strip() for hop in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",") if hop.strip()]
+    for hop in reversed(hops):
+        ip = _ip(hop)
+        if ip is None:
+            return remote  # a malformed header: fall back to the proxy itself
+        if not any(ip in net for net in trusted):
+            return str(ip)
+    return str(_ip(hops[0])) if hops else remote

@@ -1,9 +1,10 @@
 """The audit log page: every approval, block, waiver, comment, assignment and state change,
 filterable by actor, object, action and date, exported as a streamed CSV.
 
-The action and object-type filters offer a fixed list (the actions the services name in
-`reviews.audit.ACTION_LABELS` plus the pipeline's own, and the project's models), never a
-`SELECT DISTINCT` over the table.
+The action and object-type filters offer what actually occurs in the log, in words: the values
+are read with a skip scan over their indexes (one index probe per distinct value, never a scan
+of the table; reviews.selectors.audit), the words come from `reviews.audit.ACTION_LABELS` and
+the models' verbose names.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 from django.apps import apps
 from django.contrib import admin
@@ -19,32 +21,34 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 
 from citecheck_site.admin_scale import ReadOnlyAdmin
-from reviews.audit import ACTION_LABELS, action_label
+from reviews.audit import action_label
 from reviews.models import AuditLog
+from reviews.selectors.audit import audit_values
 
-# Actions the pipeline writes without a permission check of their own (stage moves, tasks, checks).
-PIPELINE_ACTIONS = (
-    "answer_verify", "block_apply", "canonical_change", "canonical_change_rejected", "domain_unblock", "evidence_status",
-    "four_eyes_override", "passage_unblock", "reverification_flag", "source_unblock", "version_approve",
-    "task_open_canonical_change", "task_open_find_replacement", "task_open_editorial_attention", "task_open_review_change",
-)
-OBJECT_APPS = ("sources", "claims", "reviews", "dispatch", "auth")
 CSV_CHUNK = 2000
 CSV_COLUMNS = ("at", "actor_name", "action", "object_type", "object_id", "object_repr", "from_state", "to_state", "allowed", "reason")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def audit_actions() -> list[tuple[str, str]]:
-    names = sorted(set(ACTION_LABELS) | set(PIPELINE_ACTIONS))
-    return [(name, action_label(name)) for name in names]
+    """The actions that occur in the log, in words, alphabetically by their words."""
+    return sorted(((name, action_label(name)) for name in audit_values("action")), key=lambda pair: pair[1])
+
+
+def object_type_label(object_type: str) -> str:
+    try:
+        return str(apps.get_model(object_type)._meta.verbose_name)
+    except (LookupError, ValueError):
+        return object_type.replace("_", " ").replace(".", ": ")
 
 
 def object_types() -> list[tuple[str, str]]:
-    models = [m for label in OBJECT_APPS for m in apps.get_app_config(label).get_models()]
-    return sorted((m._meta.label_lower, str(m._meta.verbose_name)) for m in models)
+    """The object types that occur in the log, named by their model's verbose name."""
+    return sorted(((name, object_type_label(name)) for name in audit_values("object_type") if name), key=lambda pair: pair[1])
 
 
 class ActionFilter(admin.SimpleListFilter):
@@ -104,7 +108,7 @@ def audit_csv_rows(queryset: QuerySet[AuditLog]) -> Iterator[str]:
 
 
 class AuditLogAdmin(ReadOnlyAdmin):
-    list_display = ("at", "actor_name", "action_display", "object_link", "from_state", "to_state", "outcome", "reason")
+    list_display = ("at", "actor_name", "action_display", "object_link", "from_state", "to_state", "outcome", "reason", "evidence_then")
     list_filter = (ActionFilter, ObjectTypeFilter, "actor", AllowedFilter, ("at", admin.DateFieldListFilter))
     # Exact matches use indexes; the reason and description are searched from their start only.
     search_fields = ("=object_id", "=actor_name", "=action", "^object_repr", "^reason")
@@ -139,6 +143,28 @@ class AuditLogAdmin(ReadOnlyAdmin):
         except NoReverseMatch:
             return text
         return format_html('<a href="{}">{}</a>', url, text)
+
+    @admin.display(description="evidence then")
+    def evidence_then(self, obj: AuditLog) -> str:
+        """The knowledge base as the bot could cite it right after this row (the change it records included)."""
+        try:
+            url = reverse("admin:desk-evidence-moment")
+        except NoReverseMatch:
+            return ""
+        query = urlencode({"at": obj.at.isoformat(), **({"source": obj.object_id} if obj.object_type == "sources.source" else {})})
+        return format_html('<a href="{}?{}">evidence at this moment</a>', url, query)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        """The time window's picker gives local times without an offset: read them in the desk's time zone."""
+        window = {key: request.GET[key] for key in ("at__gte", "at__lt") if request.GET.get(key)}
+        if window:
+            params = request.GET.copy()
+            for key, value in window.items():
+                moment = parse_datetime(value) if "T" in value or " " in value else None
+                if moment is not None and timezone.is_naive(moment):
+                    params[key] = timezone.make_aware(moment).isoformat()
+            request.GET = params  # type: ignore[assignment]  # a mutable copy with the window made timezone-aware
+        return super().changelist_view(request, extra_context)
 
     def export_view(self, request: HttpRequest) -> StreamingHttpResponse:
         """The rows the list shows (same filters and search), as CSV, streamed in chunks."""

@@ -161,6 +161,32 @@ class SiteSwitch(models.Model):
         return "Incident switches: " + (", ".join(on) if on else "all off")
 
 
+class SwitchName(models.TextChoices):
+    PAUSE_ACTIVATIONS = "pause_activations", "activations paused"
+    PRIMARY_ONLY = "primary_only", "primary sources only"
+
+
+class SwitchPeriod(models.Model):
+    """One stretch of time during which an incident switch was on; written by
+    `site_switch_set` in the transaction that flips it."""
+
+    switch = models.CharField(max_length=30, choices=SwitchName.choices)
+    on_from = models.DateTimeField()
+    on_until = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    off_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["on_from"]
+        indexes = [models.Index(fields=["switch", "on_from"], name="switchperiod_switch_from")]
+        constraints = [
+            models.UniqueConstraint(fields=["switch"], condition=Q(on_until__isnull=True), name="one_open_period_per_switch"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_switch_display()} {self.on_from:%Y-%m-%d %H:%M}–{self.on_until or 'now'}"
+
+
 class AuditLog(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     actor_name = models.CharField(max_length=150, blank=True, help_text="Kept if the user is deleted; 'system' for jobs.")

@@ -1,4 +1,9 @@
-"""The Viewer, Editor and Approver groups and their permissions (used by a data migration)."""
+"""The Viewer, Editor and Approver groups and their permissions (used by data migrations).
+
+Roles build on each other: an Editor can do all a Viewer can, an Approver all an Editor can
+(register sources, edit golden pairs) plus approve, waive, unblock and roll back. Four eyes
+still apply: no one approves their own registration, whatever their role.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +20,9 @@ EDITOR_PERMISSIONS = [
     "reviews.add_testpair", "reviews.change_testpair", "reviews.delete_testpair",
     "claims.add_answer", "claims.change_answer", "claims.change_wordingtemplate",
 ]
-APPROVER_PERMISSIONS = ["sources.approve_source", "sources.block_source"]
+APPROVER_PERMISSIONS = [*EDITOR_PERMISSIONS, "sources.approve_source"]
+# From least to most: each role holds every permission of the roles before it.
+ROLES = ("Viewer", "Editor", "Approver")
 
 
 def roles_sync(apps: Any = global_apps) -> None:

@@ -41,7 +41,7 @@ CLAIMS_PER_ANSWER = 5
 TABLES = [  # children first, for --reset
     "claims.Judgement", "claims.Citation", "claims.Claim", "claims.Answer", "reviews.TestResult", "reviews.TestRun",
     "reviews.TestPair", "reviews.Approval", "reviews.BlockSwitch", "reviews.AuditLog", "sources.EditorialTask",
-    "sources.VersionPassage", "sources.FetchResult", "sources.PassageVersion", "sources.Passage", "sources.SourceVersion",
+    "sources.VersionPeriod", "sources.SourceStatePeriod", "reviews.SwitchPeriod", "sources.VersionPassage", "sources.FetchResult", "sources.PassageVersion", "sources.Passage", "sources.SourceVersion",
     "sources.SearchHit", "sources.CheckTimes", "sources.Source", "sources.DomainPolicy",
 ]
 TOPICS = ["Delivery terms", "Returns policy", "Warranty", "Price list", "Technical requirements", "Opening hours", "Privacy notice", "Shipping rates"]
@@ -266,6 +266,19 @@ def _generate(w: _Writer, rng: random.Random, counts: Counts, *, start: datetime
                    summary, v1[i], v2_active[i], created_v2[i], created_v2[i] if v2_active[i] else None, created_v2[i])
     w.write("sources.SourceVersion", ["id", "source", "number", "content_hash", "content_type", "body_compressed", "extraction_status", "extraction",
                                       "diff_summary", "compared_to", "is_active", "tested_at", "activated_at", "created_at"], source_versions())
+
+    def version_periods() -> Iterator[tuple[Any, ...]]:
+        # As `version_activate` records them: v1 active until v2 superseded it, or still active.
+        period = ids["sources.VersionPeriod"]
+        for i in range(n):
+            if v2_active[i]:
+                yield (period, src0 + i, v1[i], created_v1[i], created_v2[i], "superseded", False)
+                yield (period + 1, src0 + i, v2[i], created_v2[i], None, "", False)
+                period += 2
+            else:
+                yield (period, src0 + i, v1[i], created_v1[i], None, "", False)
+                period += 1
+    w.write("sources.VersionPeriod", ["id", "source", "source_version", "active_from", "active_until", "ended_by", "derived"], version_periods())
 
     p0, pv0 = ids["sources.Passage"], ids["sources.PassageVersion"]
     # Passage p of source i: id p0 + i*P + p; its first text pv0 + i*P + p; changed texts follow.

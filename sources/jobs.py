@@ -7,7 +7,7 @@ import time
 
 from django.conf import settings
 
-from dispatch.services import RetryLater, TakenWork, current_attempt, work_taken_along
+from dispatch.services import RetryLater, TakenById, current_attempt, work_taken_along
 from sources.services import source_fetch
 from sources.services.fetch import fetch_retry_delay, sources_recheck_reaching
 from sources.services.versioning import versions_extract
@@ -40,40 +40,12 @@ def extract_version(version_id: int) -> None:
     and the tests' requests the pages made, are written and sent a few pages at a time; a page
     whose "done" was not written yet when the worker died is run again, and finds its version
     already extracted."""
-    left = settings.CITECHECK_EXTRACT_BATCH - 1
     room = settings.RQ_QUEUE_TIMEOUTS["extract"] - settings.CITECHECK_EXTRACT_DEADLINE - 15
-    stop_taking = time.monotonic() + room
-    by_version: dict[int, TakenWork] = {}
-    own_error: list[Exception] = []
     with work_taken_along(job="sources.extract_version", write_every=STORE_EVERY) as taken:
-
-        def take_next() -> list[int]:
-            nonlocal left
-            while left > 0 and time.monotonic() < stop_taking:
-                found = taken.take(min(left, TAKE_AT_ONCE))
-                left = left - len(found) if found else 0  # none queued now: finish what is here
-                ids = []
-                for work in found:
-                    taken_id = work.kwargs.get("version_id")
-                    if isinstance(taken_id, int) and taken_id != version_id and taken_id not in by_version:
-                        by_version[taken_id] = work
-                        ids.append(taken_id)
-                    else:
-                        taken.end(work, error=ValueError(f"not a version to extract: {work.kwargs!r}"))
-                if ids:
-                    return ids
-            return []
-
-        def finished(done_id: int, error: Exception | None) -> None:
-            work = by_version.pop(done_id, None)
-            if work is not None:
-                taken.end(work, error=error)
-            elif error is not None:  # this run's own page
-                own_error.append(error)
-
-        versions_extract(version_id=version_id, take_next=take_next, finished=finished, store_every=STORE_EVERY)
-    if own_error:
-        raise own_error[0]
+        batch = TakenById(taken, key="version_id", noun="version to extract", own=version_id, budget=settings.CITECHECK_EXTRACT_BATCH - 1,
+                          until=time.monotonic() + room, at_once=TAKE_AT_ONCE)
+        versions_extract(version_id=version_id, take_next=batch.take_next, finished=batch.finished, store_every=STORE_EVERY)
+    batch.raise_own_error()
 
 
 def recheck_reaching(domain: str) -> None:

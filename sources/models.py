@@ -334,6 +334,74 @@ class SourceVersion(models.Model):
         return zlib.decompress(bytes(self.body_compressed))
 
 
+class PeriodEnd(models.TextChoices):
+    SUPERSEDED = "superseded", "superseded by a newer activation"
+    ROLLED_BACK = "rolled_back", "replaced by a rollback"
+    UNKNOWN = "unknown", "ended before history was recorded"
+
+
+class VersionPeriod(models.Model):
+    """One stretch of time during which a source version was the active one.
+
+    Written by `version_activate` in the transaction that flips `is_active`, so the open
+    period (no `active_until`) is always the active version. Periods marked `derived` were
+    reconstructed by the migration from `activated_at` and are not exact; history is exact
+    from `HistoryStart.complete_from` on."""
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="version_periods")
+    source_version = models.ForeignKey(SourceVersion, on_delete=models.CASCADE, related_name="periods")
+    active_from = models.DateTimeField()
+    active_until = models.DateTimeField(null=True, blank=True)
+    ended_by = models.CharField(max_length=20, choices=PeriodEnd.choices, blank=True)
+    derived = models.BooleanField(default=False, help_text="Reconstructed by the migration, not recorded when it happened.")
+
+    class Meta:
+        ordering = ["source_id", "active_from"]
+        indexes = [
+            models.Index(fields=["source_version", "active_from"], name="versionperiod_version_from"),
+            models.Index(fields=["source", "active_from"], name="versionperiod_source_from"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["source"], condition=Q(active_until__isnull=True), name="one_open_version_period_per_source"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_version} active {self.active_from:%Y-%m-%d %H:%M}–{self.active_until or 'now'}"
+
+
+class SourceStatePeriod(models.Model):
+    """The citability-relevant state of a source (evidence status, priority) over a stretch of
+    time. A source with no period covering a moment had then the state it has now: the first
+    change writes the period before it, from registration (see `source_state_record`)."""
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="state_periods")
+    evidence_status = models.CharField(max_length=30, choices=EvidenceStatus.choices)
+    priority = models.CharField(max_length=20, choices=Priority.choices)
+    valid_from = models.DateTimeField()
+    valid_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["source_id", "valid_from"]
+        indexes = [models.Index(fields=["source", "valid_from"], name="sourcestate_source_from")]
+        constraints = [
+            models.UniqueConstraint(fields=["source"], condition=Q(valid_until__isnull=True), name="one_open_state_period_per_source"),
+        ]
+
+
+class HistoryStart(models.Model):
+    """A single row: the moment from which the point-in-time history is complete (the
+    migration that started recording it). Earlier moments cannot be replayed exactly. No row:
+    the database had no sources when recording started, so its history is complete."""
+
+    complete_from = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="single_history_start")]
+
+    def __str__(self) -> str:
+        return f"History complete from {self.complete_from.isoformat()}"
+
+
 class Passage(models.Model):
     """A passage's identity within a source, stable across fetches (heading path + position)."""
 

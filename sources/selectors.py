@@ -3,29 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
-from django.db.models.functions import TruncDate
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.html import escape
 
+from citecheck.errors import InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
-from reviews.models import SiteSwitch
+from dispatch.selectors import work_status
+from reviews.models import Approval, AuditLog, BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
 from sources.models import (
+    REACHABLE_LINK_STATES,
     ChangeKind,
     DomainPolicy,
     EvidenceStatus,
     FetchResult,
+    HistoryStart,
     LinkState,
     PassageVersion,
     Priority,
+    RiskLevel,
     Source,
+    SourceStatePeriod,
     SourceVersion,
+    Stage,
     VersionPassage,
+    VersionPeriod,
 )
 
 # Evidence whose live page is missing or dead never leaves Citecheck.
@@ -35,24 +43,118 @@ WITHHELD_EVIDENCE = (EvidenceStatus.SUSPENDED, EvidenceStatus.DEAD)
 CITED_KINDS = (ChangeKind.ADDED, ChangeKind.CHANGED, ChangeKind.UNCHANGED)
 
 
-def citable_filter() -> Q:
-    """Passage versions that are in a source's active version and blocked by nothing.
+def citable_filter(*, at: datetime | None = None) -> Q:
+    """Passage versions that are in a source's active version and blocked by nothing: now, or
+    at the moment `at` (replayed from the history periods; see `as_of_check`).
+
+    The rule is one list of conditions, each written twice side by side: as the live flags say
+    it now, and as the periods say it was at `at` (the export, the live one and the one as of a
+    time, both filter with this function). tests/integrations/test_as_of_property.py checks on
+    random histories that the two forms agree at every moment.
 
     Membership in the active version is a join, not an EXISTS: a passage version belongs to one
-    passage of one source, which has at most one active version, so the join adds no duplicates,
-    and keyset pages (`pk > after ORDER BY pk`) become nested-loop index lookups from where the
-    previous page stopped instead of a semi-join that re-reads the memberships from the start.
+    passage of one source, which has at most one active version (at any moment: periods of a
+    source never overlap), so the join adds no duplicates, and keyset pages (`pk > after ORDER
+    BY pk`) become nested-loop index lookups from where the previous page stopped instead of a
+    semi-join that re-reads the memberships from the start.
     """
-    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("passage__source__domain"), is_blocked=True)
-    condition = (
-        Q(memberships__source_version__is_active=True, memberships__change_kind__in=CITED_KINDS)
-        & Q(passage__is_blocked=False, passage__source__is_blocked=False)
-        & ~Q(passage__source__evidence_status__in=WITHHELD_EVIDENCE)
-        & ~Q(Exists(blocked_domain))
+    return _in_active_version(at) & _not_blocked(at) & _evidence_not_withheld(at) & _primary_only(at)
+
+
+def _in_active_version(at: datetime | None) -> Q:
+    cited = Q(memberships__change_kind__in=CITED_KINDS)
+    if at is None:
+        return cited & Q(memberships__source_version__is_active=True)
+    return cited & Q(memberships__source_version__periods__active_from__lte=at) & (
+        Q(memberships__source_version__periods__active_until__isnull=True) | Q(memberships__source_version__periods__active_until__gt=at)
     )
-    if SiteSwitch.objects.filter(pk=1, primary_only=True).exists():
-        condition &= Q(passage__source__priority=Priority.PRIMARY)
-    return condition
+
+
+def blocks_in_force(at: datetime) -> QuerySet[BlockSwitch]:
+    """The blocks that were in force at `at` (a block is lifted, never deleted)."""
+    return BlockSwitch.objects.filter(blocked_at__lte=at).filter(Q(lifted_at__isnull=True) | Q(lifted_at__gt=at))
+
+
+def _not_blocked(at: datetime | None) -> Q:
+    if at is None:
+        blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("passage__source__domain"), is_blocked=True)
+        return Q(passage__is_blocked=False, passage__source__is_blocked=False) & ~Q(Exists(blocked_domain))
+    blocks = blocks_in_force(at)
+    return (
+        ~Q(Exists(blocks.filter(target=BlockTarget.PASSAGE, passage_id=OuterRef("passage_id"))))
+        & ~Q(Exists(blocks.filter(target=BlockTarget.SOURCE, source_id=OuterRef("passage__source_id"))))
+        & ~Q(Exists(blocks.filter(target=BlockTarget.DOMAIN, domain=OuterRef("passage__source__domain"))))
+    )
+
+
+def source_states_at(at: datetime, source_ref: str = "passage__source_id") -> QuerySet[SourceStatePeriod]:
+    """The state period covering `at` of the source at `source_ref` (none: the state it has now)."""
+    return SourceStatePeriod.objects.filter(source_id=OuterRef(source_ref), valid_from__lte=at).filter(
+        Q(valid_until__isnull=True) | Q(valid_until__gt=at)
+    )
+
+
+def _state_was(at: datetime, field: str, values: tuple[str, ...]) -> Q:
+    """The source's `field` (evidence_status or priority) was one of `values` at `at`."""
+    periods = source_states_at(at)
+    return Q(Exists(periods.filter(**{f"{field}__in": values}))) | (~Q(Exists(periods)) & Q(**{f"passage__source__{field}__in": values}))
+
+
+def _evidence_not_withheld(at: datetime | None) -> Q:
+    if at is None:
+        return ~Q(passage__source__evidence_status__in=WITHHELD_EVIDENCE)
+    return ~_state_was(at, "evidence_status", WITHHELD_EVIDENCE)
+
+
+def switch_was_on(switch: str, at: datetime | None) -> bool:
+    """An incident switch now (the switch row) or at `at` (its periods)."""
+    if at is None:
+        return SiteSwitch.objects.filter(pk=1, **{switch: True}).exists()
+    return SwitchPeriod.objects.filter(switch=switch, on_from__lte=at).filter(Q(on_until__isnull=True) | Q(on_until__gt=at)).exists()
+
+
+def _primary_only(at: datetime | None) -> Q:
+    if not switch_was_on(SwitchName.PRIMARY_ONLY, at):
+        return Q()
+    if at is None:
+        return Q(passage__source__priority=Priority.PRIMARY)
+    return _state_was(at, "priority", (Priority.PRIMARY,))
+
+
+def history_complete_from() -> datetime | None:
+    """From when the point-in-time history is complete (None: since the database began)."""
+    return HistoryStart.objects.filter(pk=1).values_list("complete_from", flat=True).first()
+
+
+def as_of_check(moment: datetime, *, field: str = "as_of") -> datetime:
+    """A moment that can be replayed exactly: with its UTC offset, not before the history is
+    complete and not in the future. Raises InvalidInput (400) saying why."""
+    if moment.tzinfo is None:
+        raise InvalidInput(f"{field}: give the time with its UTC offset, e.g. 2026-01-01T00:00:00Z", field=field)
+    start = history_complete_from()
+    if start is not None and moment < start:
+        raise InvalidInput(
+            f"{field}: history is complete from {start.isoformat()} on; {moment.isoformat()} is before it and cannot be replayed exactly.",
+            field=field,
+        )
+    if moment > timezone.now():
+        raise InvalidInput(f"{field}: {moment.isoformat()} is in the future.", field=field)
+    return moment
+
+
+def source_state_annotations(at: datetime, source_ref: str = "passage__source") -> dict[str, Any]:
+    """Annotations giving a source's evidence status, priority and last good fetch as they were
+    at `at`, for rows that show them (the export as of a time)."""
+    periods = source_states_at(at, f"{source_ref}_id")
+    last_ok = (FetchResult.objects.filter(source_id=OuterRef(f"{source_ref}_id"), fetched_at__lte=at, link_state__in=REACHABLE_LINK_STATES)
+               .order_by("-fetched_at").values("fetched_at")[:1])
+    return {
+        "at_evidence_status": Coalesce(Subquery(periods.values("evidence_status")[:1]), f"{source_ref}__evidence_status"),
+        "at_priority": Coalesce(Subquery(periods.values("priority")[:1]), f"{source_ref}__priority"),
+        # The last good fetch now, when it was before `at`, was also the last one then.
+        "at_last_ok": Case(When(**{f"{source_ref}__check_times__last_ok_at__lte": at}, then=F(f"{source_ref}__check_times__last_ok_at")),
+                           default=Subquery(last_ok)),
+    }
 
 
 def with_domain_blocked(queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -134,7 +236,13 @@ class DomainRules:
     no_links: frozenset[str]
 
     @classmethod
-    def load(cls) -> DomainRules:
+    def load(cls, *, at: datetime | None = None) -> DomainRules:
+        """Now, or at `at`: blocked domains as the blocks in force then; which domains may be
+        linked is today's rule (a link policy is not history)."""
+        if at is not None:
+            now = cls.load()
+            blocked = frozenset(blocks_in_force(at).filter(target=BlockTarget.DOMAIN).values_list("domain", flat=True))
+            return cls(blocked=blocked, no_links=now.no_links)
         rows = list(DomainPolicy.objects.filter(Q(is_blocked=True) | Q(allowed_for_links=False)).values_list("domain", "is_blocked", "allowed_for_links"))
         return cls(blocked=frozenset(d for d, b, _ in rows if b), no_links=frozenset(d for d, _, a in rows if not a))
 
@@ -228,3 +336,127 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
         evidence=[(s, str(EvidenceStatus(s).label), n) for s, n in sorted(evidence.items())],
         days=[(day, [counts.get(s, 0) for s in states], sum(counts.values())) for day, counts in sorted(per_day.items())],
     )
+
+
+def source_detail(*, source_id: int, show_block_reasons: bool = True) -> dict[str, Any]:
+    """One source as the API shows it: stages, the latest 50 versions and fetches, and its work
+    status. A block's reason is for desk users: `show_block_reasons=False` blanks the reasons of
+    stage changes into and out of `blocked`."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        raise NotFound(f"no source {source_id}", field="source_id")
+    return source_json(source, show_block_reasons=show_block_reasons)
+
+
+def source_json(source: Source, *, show_block_reasons: bool = True) -> dict[str, Any]:
+    stages: list[dict[str, Any]] = [
+        dict(row) for row in AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
+        .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
+    ]
+    if not show_block_reasons:
+        stages = [{**row, "reason": ""} if Stage.BLOCKED in (row["from_state"], row["to_state"]) else row for row in stages]
+    return {
+        "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
+        "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,
+        "live_page_changed": source.live_page_changed, "is_blocked": source.is_blocked, "priority": source.priority,
+        "risk_level": source.risk_level,
+        "versions": [
+            {"source_version_id": v.pk, "number": v.number, "is_active": v.is_active, "extraction_status": v.extraction_status,
+             "diff": v.diff_summary, "created_at": v.created_at.isoformat(), "activated_at": v.activated_at.isoformat() if v.activated_at else None}
+            for v in source.versions.order_by("-number")[:50]
+        ],
+        "fetches": [
+            {"fetched_at": f.fetched_at.isoformat(), "requested_url": f.requested_url, "final_url": f.final_url, "status_code": f.status_code,
+             "link_state": f.link_state, "redirects": f.redirects, "error": f.error}
+            for f in source.fetches.order_by("-fetched_at", "-id")[:50]
+        ],
+        "stages": [{**row, "at": row["at"].isoformat()} for row in stages],
+        # The latest work asked for this source (queued / delayed / running / done / failed):
+        # "delayed" means the job queue did not take it yet; it runs when the queue is back.
+        "work": work_status(source),
+    }
+
+
+def approvals_for_risk(risk_level: str) -> int:
+    """The rule: distinct approvers a version of a source at this risk level needs (two for
+    high risk). Only `version_submit` and a stricter `source_update` apply it; everything that
+    shows or enforces a number reads `version_approvals_required`."""
+    return 2 if risk_level == RiskLevel.HIGH else 1
+
+
+def version_approvals_required(version: SourceVersion) -> int:
+    """The approvals a version needs, as the service enforces them: the number fixed on the
+    version when it was submitted; before that, what submitting it now would fix."""
+    if version.approvals_required is not None:
+        return int(version.approvals_required)
+    return approvals_for_risk(version.source.risk_level)
+
+
+# --- the point in time: what held for some passage versions at a moment --------------------------
+
+
+def evidence_at(*, pv_ids: list[int], at: datetime | None) -> dict[int, dict[str, Any]]:
+    """For each passage version: whether it was citable at `at` (None: now), and why: the
+    version of its source that was active then and who had approved it by then, the blocks in
+    force, the source's evidence status and priority, the primary-only switch. Only what was
+    known at that moment (no end times of periods that were still open then), so the state now
+    and the state replayed later for the same moment are equal. Seven queries, whatever the
+    number of passage versions. Times are ISO strings."""
+    if not pv_ids:
+        return {}
+    rows = list(PassageVersion.objects.filter(pk__in=pv_ids).values_list("pk", "passage_id", "passage__source_id", "passage__source__domain",
+                                                                          "passage__source__evidence_status", "passage__source__priority"))  # 1
+    citable = set(PassageVersion.objects.filter(citable_filter(at=at), pk__in=pv_ids).values_list("pk", flat=True))  # 2
+    source_ids = {r[2] for r in rows}
+    # The active version of each source then: (version id, number, active since).
+    if at is None:
+        active = {s: (v, n, since) for v, s, n, since in SourceVersion.objects.filter(source_id__in=source_ids, is_active=True)
+                  .values_list("pk", "source_id", "number", "activated_at")}  # 3
+    else:
+        active = {s: (v, n, since) for v, s, n, since in VersionPeriod.objects.filter(source_id__in=source_ids, active_from__lte=at)
+                  .filter(Q(active_until__isnull=True) | Q(active_until__gt=at))
+                  .values_list("source_version_id", "source_id", "source_version__number", "active_from")}  # 3
+    version_ids = [v for v, _, _ in active.values()]
+    members = set(VersionPassage.objects.filter(source_version_id__in=version_ids, passage_version_id__in=pv_ids, change_kind__in=CITED_KINDS)
+                  .values_list("source_version_id", "passage_version_id"))  # 4
+    approvals: dict[int, list[dict[str, Any]]] = {}
+    approval_rows = Approval.objects.filter(source_version_id__in=version_ids)
+    if at is not None:
+        approval_rows = approval_rows.filter(at__lte=at)
+    for version_id, who, decision, when, reason in approval_rows.order_by("at", "id").values_list(
+            "source_version_id", "approver__username", "decision", "at", "reason"):  # 5
+        approvals.setdefault(version_id, []).append({"approver": who, "decision": decision, "at": when.isoformat(), "reason": reason})
+    blocks = BlockSwitch.objects.filter(lifted_at__isnull=True) if at is None else blocks_in_force(at)
+    passage_ids, domains = {r[1] for r in rows}, {r[3] for r in rows}
+    in_force = list(blocks.filter(Q(target=BlockTarget.SOURCE, source_id__in=source_ids) | Q(target=BlockTarget.PASSAGE, passage_id__in=passage_ids)
+                                  | Q(target=BlockTarget.DOMAIN, domain__in=domains))
+                    .order_by("blocked_at", "id").values("id", "target", "source_id", "passage_id", "domain", "reason", "blocked_by__username", "blocked_at"))  # 6
+    states: dict[int, tuple[str, str]] = {}
+    if at is not None:
+        states = {s: (e, p) for s, e, p in SourceStatePeriod.objects.filter(source_id__in=source_ids, valid_from__lte=at)
+                  .filter(Q(valid_until__isnull=True) | Q(valid_until__gt=at)).values_list("source_id", "evidence_status", "priority")}  # 7
+    primary_only = switch_was_on(SwitchName.PRIMARY_ONLY, at)  # 7 (now) / 8
+    out: dict[int, dict[str, Any]] = {}
+    for pk, passage_id, source_id, domain, status_now, priority_now in rows:
+        status, priority = states.get(source_id, (status_now, priority_now))
+        version = active.get(source_id)
+        its_blocks = [
+            {"id": b["id"], "target": b["target"], "reason": b["reason"], "blocked_by": b["blocked_by__username"] or "system",
+             "blocked_at": b["blocked_at"].isoformat()}
+            for b in in_force
+            if (b["target"] == BlockTarget.SOURCE and b["source_id"] == source_id) or (b["target"] == BlockTarget.PASSAGE and b["passage_id"] == passage_id)
+            or (b["target"] == BlockTarget.DOMAIN and b["domain"] == domain)
+        ]
+        out[pk] = {
+            "citable": pk in citable,
+            "active_version": None if version is None else {
+                "id": version[0], "number": version[1], "active_since": version[2].isoformat() if version[2] else None,
+                "approvals": approvals.get(version[0], []),
+            },
+            "in_active_version": version is not None and (version[0], pk) in members,
+            "blocks": its_blocks,
+            "evidence_status": status,
+            "priority": priority,
+            "primary_only": primary_only,
+        }
+    return out

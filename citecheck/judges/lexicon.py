@@ -2,7 +2,7 @@
 
 Every word here is *folded*: lower case, Polish letters without diacritics (``ł`` -> ``l``),
 because the judge compares folded text. Adding a language means adding its lists here and a
-stemmer in :mod:`citecheck.judges.builtin.tokens`.
+stemmer in :mod:`citecheck.judges.builtin.words`.
 """
 
 from __future__ import annotations
@@ -163,7 +163,6 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
 }
 RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i"}
 RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy"}
-LIST_JOINERS = {"or", "lub", "albo", "and", "i", "oraz", ","}
 
 # --- free of charge = a price of zero -------------------------------------------------------
 FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezplatnego", "bezplatnej",

@@ -1,4 +1,4 @@
-"""Seed the wording templates (en, pl, lt) from citecheck.wording, map the old claim states,
+"""Seed the wording templates (en, pl, lt) from citecheck.state_wording, map the old claim states,
 and let editors change the wording."""
 
 from django.db import migrations
@@ -9,7 +9,7 @@ OLD_CLAIM_STATES = {"verified": "supported", "unverified": "no_evidence"}
 def forward(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
 
-    from citecheck.wording import default_rows
+    from citecheck.state_wording import default_rows
 
     template_model = apps.get_model("claims", "WordingTemplate")
     for key, language, mode, text in default_rows():

@@ -52,21 +52,21 @@ def claims_reverify_for_passages(*, passage_ids: Iterable[int], reason: str) -> 
 
 
 def claims_reverify_for_activation(*, version_id: int, previous_version_id: int | None, reason: str) -> dict[str, int]:
-    """After a version was activated (or rolled back to): re-queue the claims of every passage
-    whose active text changed, appeared or disappeared between the two versions."""
+    """After a version was activated (or rolled back to), whatever its content: re-queue the
+    claims of every passage of its source. An activation moves more than the passages whose text
+    differs between the two versions: "live page changed", "not in the active version" and
+    "a newer version awaits review" are facts about the whole source, so a version identical to
+    an earlier one (the page reverted) re-verifies too. Stored verdicts of unchanged text are
+    reused, so this costs a judge call only where the judged text changed."""
 
-    def members(pk: int | None) -> dict[int, int]:
-        if pk is None:
-            return {}
-        rows = VersionPassage.objects.filter(source_version_id=pk).exclude(change_kind=ChangeKind.REMOVED)
-        return dict(rows.values_list("passage_version__passage_id", "passage_version_id"))
-
-    before, after = members(previous_version_id), members(version_id)
-    touched = {pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid)}
-    if previous_version_id is None:
-        source_id = SourceVersion.objects.filter(pk=version_id).values_list("source_id", flat=True).first()
-        if source_id is not None:
-            touched |= set(Passage.objects.filter(source_id=source_id).values_list("pk", flat=True))
+    source_id = SourceVersion.objects.filter(pk=version_id).values_list("source_id", flat=True).first()
+    touched: set[int] = set()
+    if source_id is not None:
+        touched = set(Passage.objects.filter(source_id=source_id).values_list("pk", flat=True))
+    for pk in (previous_version_id, version_id):
+        if pk is not None:
+            rows = VersionPassage.objects.filter(source_version_id=pk).exclude(change_kind=ChangeKind.REMOVED)
+            touched |= set(rows.values_list("passage_version__passage_id", flat=True))
     return claims_reverify_for_passages(passage_ids=touched, reason=reason)
 
 

@@ -11,10 +11,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from citecheck import verification, wording
+from citecheck import state_wording, verification
 from citecheck.judges import Judge
+from citecheck.state_wording import short_document
 from citecheck.verification import EvidenceRecord
-from citecheck.wording import short_document
 from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus, VerificationChange, WordingTemplate
 from claims.services.judging import JudgeFailure, configured_judge, judgement_get
 from dispatch.services import current_attempt, work_progress
@@ -131,7 +131,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
     results = [result for _, result, _ in per_claim]
     state = verification.answer_state(results, mode=mode)
     claim_dicts = [result.to_dict() for result in results]
-    text = wording.answer_wording(state.state, claim_dicts, language=answer.language, mode=mode,
+    text = state_wording.answer_wording(state.state, claim_dicts, language=answer.language, mode=mode,
                                   lookup=_wording_lookup(), contact=contacts[0] if len(contacts) == 1 else "")
     card = verification.report_card(results, mode=mode, threshold=settings.CITECHECK_MIN_VERIFICATION_RATE, language=answer.language)
     marked, bibliography = verification.render_citations(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from citecheck.errors import InvalidInput, NotFound
-from citecheck.wording import default_rows, validate_template
+from citecheck.state_wording import default_rows, validate_template
 from claims.models import WordingTemplate
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 

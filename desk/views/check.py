@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from citecheck.errors import InvalidInput
+from citecheck.errors import ServiceError
 from claims.citations import citations_check
 
 
@@ -22,6 +22,6 @@ def check_answer_page(request: HttpRequest) -> HttpResponse:
         context.update(sources=sources, answer=answer)
         try:
             context["report"] = citations_check(sources=sources, answer=answer)
-        except InvalidInput as exc:
+        except ServiceError as exc:
             context["error"] = exc.message
     return render(request, "desk/check_answer.html", context)

@@ -5,25 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
-def trace_available() -> bool:
-    """Whether this build has the answer trace page (issue 9 point 5, `admin:desk-trace`)."""
-    try:
-        reverse("admin:desk-trace", args=[1])
-    except NoReverseMatch:
-        return False
-    return True
-
-
-def render_desk(request: HttpRequest, template: str, title: str, **context: Any) -> HttpResponse:
+def render_desk(request: HttpRequest, template: str, title: str, **context: Any) -> TemplateResponse:
     """A desk page inside the admin: same header, navigation, messages and look."""
     base = admin.site.each_context(request)
-    return TemplateResponse(request, template, {**base, "title": title, "subtitle": None, "trace_available": trace_available(), **context})
+    return TemplateResponse(request, template, {**base, "title": title, "subtitle": None, **context})
 
 
 def safe_next(request: HttpRequest, fallback: str) -> str:

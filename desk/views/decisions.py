@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST
 from citecheck.errors import ServiceError
 from desk.views.common import render_desk, safe_next
 from reviews.models import ApprovalDecision, TestResult
-from sources.models import EditorialTask, RiskLevel, SourceVersion, TaskKind
+from sources.models import EditorialTask, SourceVersion, TaskKind
+from sources.selectors import version_approvals_required
 from sources.services import (
     canonical_proposal_decide,
     source_refetch,
@@ -53,7 +54,7 @@ def version_decide(request: HttpRequest, version_id: int) -> HttpResponse:
                 messages.success(request, f"Approved: {name} is now active and its passages are in the export.")
             else:
                 count = result.approvals.filter(decision=ApprovalDecision.APPROVE).count()
-                needed = 2 if result.source.risk_level == RiskLevel.HIGH else 1
+                needed = version_approvals_required(result)
                 messages.success(request, f"Your approval of {name} is recorded ({count} of {needed}); a second approver must approve it before it goes live.")
         elif decision == "request_changes":
             version_request_changes(actor=request.user, version_id=version.pk, reason=reason)

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -37,7 +38,7 @@ def _filters(request: HttpRequest) -> QueueFilters:
     )
 
 
-def queue_page(request: HttpRequest) -> HttpResponse:
+def queue_page(request: HttpRequest) -> TemplateResponse:
     filters = _filters(request)
     queue = review_queue(filters=filters)
     mine = request.GET.get("assignee") == "me"

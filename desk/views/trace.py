@@ -15,10 +15,12 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from citecheck.errors import NotFound
+from citecheck.errors import InvalidInput, NotFound
 from claims.models import Answer, Citation
-from claims.selectors import answer_trace
+from claims.selectors import answer_moments, answer_trace
 from sources.models import PassageVersion
 
 ANSWERS_PER_PAGE = 50
@@ -61,16 +63,39 @@ def with_pieces(trace: dict[str, Any]) -> dict[str, Any]:
     return trace
 
 
+def desk_moment(value: str) -> datetime:
+    """A moment typed on a desk page: ISO 8601 with offset, or the browser's date-time picker
+    value (no offset: the desk's time zone). Raises InvalidInput for anything else."""
+    try:
+        moment = parse_datetime(value.strip())
+    except ValueError as exc:
+        raise InvalidInput(f"Not a time: {exc}", field="as_of") from exc
+    if moment is None:
+        raise InvalidInput("Give a date and time, e.g. 2026-03-03 09:00.", field="as_of")
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+
+
 def trace_view(request: HttpRequest, answer_id: int, *, site: admin.AdminSite) -> HttpResponse:
+    """The trace; with `?as_of=given` (as it was given), a moment, or nothing (now), each piece
+    of evidence also shows how it stood at that moment."""
     _can_read(request)
     page = _int(request.GET.get("page")) or 1
+    as_of_param = (request.GET.get("as_of") or "").strip()
+    error = ""
     try:
-        trace = with_pieces(answer_trace(answer_id=answer_id, page=page))
+        moment: datetime | str | None = "given" if as_of_param == "given" else (desk_moment(as_of_param) if as_of_param else None)
+        trace = with_pieces(answer_trace(answer_id=answer_id, page=page, as_of=moment))
     except NotFound as exc:
         raise Http404(exc.message) from exc
+    except InvalidInput as exc:
+        error = exc.message
+        trace = with_pieces(answer_trace(answer_id=answer_id, page=page))
+    answer = Answer.objects.only("id", "received_at").get(pk=answer_id)
     context = {
         **site.each_context(request), "title": f"Trace of answer {answer_id}", "trace": trace,
         "opts": Answer._meta, "page_numbers": range(1, trace["claims_page"]["pages"] + 1),
+        "moments": _dates(answer_moments(answer=answer)), "as_of_param": as_of_param, "as_of_error": error,
+        "point_in_time": trace.get("point_in_time"),
     }
     return TemplateResponse(request, "desk/trace.html", context)
 

@@ -22,10 +22,22 @@ from integrations.api.errors import ApiError, error_response, field_of, too_larg
 logger = logging.getLogger(__name__)
 
 
+class NotJson(ValueError):
+    """A body sent with another Content-Type than JSON."""
+
+
+def _is_json(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 class BodyParser(Parser):
-    """JSON bodies; too deep nesting and invalid JSON become 400s naming the body."""
+    """JSON bodies only (Content-Type application/json, else 415); too deep nesting and invalid
+    JSON become 400s naming the body."""
 
     def parse_body(self, request: HttpRequest) -> Any:
+        if not _is_json(request.content_type or ""):
+            raise NotJson(request.content_type or "")
         try:
             return json.loads(request.body)
         except RecursionError as exc:
@@ -115,6 +127,8 @@ def _http(request: HttpRequest, exc: HttpError) -> HttpResponse:
     cause = exc.__cause__
     if isinstance(cause, RequestDataTooBig):
         return too_large()
+    if isinstance(cause, NotJson):
+        return error_response(415, "unsupported_media_type", f"Send the body as JSON with `Content-Type: application/json` (got {str(cause)[:100] or 'none'!r}).", "Content-Type")
     if exc.status_code == 400 and cause is not None:
         return error_response(400, "invalid_json", f"The request body is not valid JSON: {str(cause)[:200]}", "body")
     return error_response(exc.status_code, "error", exc.message)
@@ -128,7 +142,7 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 @api.exception_handler(Exception)
 def _crash(request: HttpRequest, exc: Exception) -> HttpResponse:
     if isinstance(exc, DATABASE_ERRORS):  # the database is away: 503 with Retry-After, not a 500
-        return unavailable_response(request)
+        return unavailable_response(request, exc)
     logger.exception("api.error", extra={"path": request.path})
     return error_response(500, "server_error", "Something went wrong on our side; it was logged.")
 

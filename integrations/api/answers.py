@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from ninja import Header, Router, Status
 
@@ -13,10 +14,10 @@ from citecheck.errors import InvalidInput, NotFound, ServiceError
 from claims.citations import citations_check
 from claims.models import Answer, Citation
 from claims.selectors import answer_trace
-from claims.services import answer_submit
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
-from integrations.models import Idempotency
+from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids, parse_as_of
+from integrations.services.answers import answer_receive
 from reviews.audit import permission_require
 from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
@@ -39,34 +40,26 @@ def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
     }
 
 
-@router.post("/answers", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, **ERRORS},
+def _request_hash(payload: AnswerIn) -> str:
+    return hashlib.sha256(json.dumps(payload.model_dump(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+@router.post("/answers", operation_id="submitAnswer", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, 422: ErrorOut, **ERRORS},
              summary="Send back a bot answer: stored, citation-checked at once, verified by the judges in the background — token scope: submit_answers")
 def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200)) -> Any:
     """202 with the answer's URL and the mechanical citation check. The judges' verification is
     queued: poll GET /answers/{id} or receive the `answer.verified` webhook. A blocked passage
-    version is accepted and reported as blocked. The same Idempotency-Key returns the first answer."""
+    version is accepted and reported as blocked. The same Idempotency-Key (per integration)
+    with the same body returns the first answer; with a different body it is a 422."""
 
-    user: Any = request.user
-    # Refusals are audited in their own transaction: check before the request's transaction opens.
-    permission_require(actor=user, perm="claims.add_answer", action="answer_submit")
-    if idempotency_key:
-        earlier = Idempotency.objects.filter(user=user, key=idempotency_key).select_related("answer").first()
-        if earlier is not None:
-            return Status(202, _created(earlier.answer, replay=True))
+    token = getattr(request, "api_token", None)
     raw = payload.answer if isinstance(payload.answer, str) else json.dumps(payload.answer)
-    ids = payload.passage_version_ids
     try:
-        with transaction.atomic():
-            answer = answer_submit(actor=user, raw_response=raw, passage_version_ids=list(ids), question=payload.question,
-                                   model_name=payload.model, language=payload.language or "en", mode=payload.mode)
-            if idempotency_key:
-                Idempotency.objects.create(user=user, key=idempotency_key, answer=answer)
-    except IntegrityError:
-        # The same key arrived twice at once: the other request's answer is the one.
-        earlier = Idempotency.objects.filter(user=user, key=idempotency_key).select_related("answer").first()
-        if earlier is None:
-            raise
-        return Status(202, _created(earlier.answer, replay=True))
+        received = answer_receive(
+            actor=request.user, integration=token.integration if token is not None else None, idempotency_key=idempotency_key,
+            request_sha256=_request_hash(payload), raw_response=raw, passage_version_ids=list(payload.passage_version_ids),
+            question=payload.question, model_name=payload.model, language=payload.language or "en", mode=payload.mode,
+        )
     except ServiceError as exc:
         if exc.field == "sources":  # the service's name for the ids sent
             message = exc.message.replace("sources:", "passage_version_ids:", 1)
@@ -74,18 +67,24 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
                 raise NotFound(message, field="passage_version_ids") from exc
             raise InvalidInput(message, field="passage_version_ids") from exc
         raise
-    return Status(202, _created(answer, replay=False))
+    return Status(202, _created(received.answer, replay=received.replay))
 
 
 def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
+    """The answer, if the caller may read it: a token only its own integration's answers (any
+    other id is the same 404 as an id that does not exist), a desk session every answer."""
     permission_require(actor=request.user, perm="claims.view_answer", action=action)
-    answer = Answer.objects.filter(pk=answer_id).first()
+    answers = Answer.objects.filter(pk=answer_id)
+    token = getattr(request, "api_token", None)
+    if token is not None:
+        answers = answers.filter(integration_link__integration_id=token.integration_id)
+    answer = answers.first()
     if answer is None:
         raise NotFound(f"no answer {answer_id}", field="answer_id")
     return answer
 
 
-@router.get("/answers/{answer_id}", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
+@router.get("/answers/{answer_id}", operation_id="getAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: AnswerOut, **ERRORS},
             summary="An answer's verdicts: claims with backing spans, state and wording, report card, safe citations, gaps — token scope: read_evidence or submit_answers")
 def answer_detail(request: HttpRequest, answer_id: int) -> Any:
     if answer_id < 1 or answer_id > 2**63 - 1:
@@ -100,6 +99,8 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
         if citation.passage_version is not None:
             cited.setdefault(citation.passage_version.pk, citation.passage_version)
     states = passage_usabilities(list(cited.values()), rules=rules)
+    sent = [i for i in answer.sources_sent if isinstance(i, int) and not isinstance(i, bool)]
+    blocked = {pk for pk, state in states.items() if state == "blocked"} | blocked_passage_version_ids([i for i in sent if i not in cited])
     for pv in cited.values():
         state = states[pv.pk]
         link = None if state == "blocked" else safe_link(pv, rules=rules)
@@ -111,21 +112,32 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
         "answer_id": answer.pk, "state": answer.state, "wording": answer.state_wording,
         "verified_at": answer.verified_at.isoformat() if answer.verified_at else None,
         "needs_reverification": answer.needs_reverification,
-        "claims": list(report.get("claims") or []), "report_card": card, "gaps": list(card.get("gaps") or []),
+        "claims": answer_report_public(list(report.get("claims") or []), blocked=blocked),
+        "report_card": answer_report_public(card, blocked=blocked), "gaps": answer_report_public(list(card.get("gaps") or []), blocked=blocked),
         "cited_text": list(report.get("cited_text") or []), "bibliography": list(report.get("bibliography") or []),
         "citations": citations, "trace_url": f"/api/v1/answers/{answer.pk}/trace",
     }
 
 
-@router.get("/answers/{answer_id}/trace", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
+@router.get("/answers/{answer_id}/trace", operation_id="traceAnswer", auth=ApiAuth("read_evidence", "submit_answers"), response={200: dict[str, Any], **ERRORS},
             summary="The full trace of an answer: claims, citations, judgements, passage and page versions (as the desk's trace page) — token scope: read_evidence or submit_answers")
-def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1) -> Any:
+def answer_trace_view(request: HttpRequest, answer_id: int, page: int = 1, as_of: str | None = None) -> Any:
     """The same dict as the desk's trace page (`claims.selectors.answer_trace`), claims paginated
-    20 to a page (`?page=`)."""
+    20 to a page (`?page=`). With `?as_of=` (an ISO 8601 time with offset, or `given` for the
+    moment the answer was received) each evidence entry also says how it stood then
+    (`at_moment`) and `point_in_time` lists the moments to pick from; 400 before the history
+    is complete.
+    Less what only desk users may read: a blocked passage version shows its ids and `blocked: true`
+    and no text or span, and no block reason is shown."""
     if answer_id < 1 or answer_id > 2**63 - 1:
         raise InvalidInput("answer_id: not an id", field="answer_id")
     if page < 1 or page > 1_000_000:
         raise InvalidInput("page: a page number from 1", field="page")
 
+    moment: datetime | str | None = None
+    if as_of == "given":
+        moment = "given"
+    elif as_of:
+        moment = parse_as_of(as_of)
     answer = _answer(request, answer_id, "answer_trace")
-    return answer_trace(answer_id=answer.pk, page=page)
+    return answer_trace_public(answer_trace(answer_id=answer.pk, page=page, as_of=moment))

@@ -46,13 +46,19 @@ class ApiAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         address = client_address(request)
         prefix = token_prefix_of(token)
-        left = auth_locked_for(kind="api", account=prefix, address=address)
-        if left:
-            raise throttled(left, "Too many failed authentication attempts; try again later.")
         found = token_authenticate(raw=token)
-        if found is None or not found.integration.user.is_active:
-            auth_failure_record(kind="api", account=prefix, address=address)
-            raise unauthenticated("This token is not valid (unknown, revoked or malformed).")
+        if found is not None and found.integration.user.is_active:
+            # The right secret is refused only while its address is locked out, never because
+            # of failures presented with its (not secret) prefix from elsewhere.
+            left = auth_locked_for(kind="api", account="", address=address)
+        else:
+            left = auth_locked_for(kind="api", account=prefix, address=address)
+            if not left:
+                auth_failure_record(kind="api", account=prefix, address=address)
+                raise unauthenticated("This token is not valid (unknown, revoked or malformed).")
+        if left:
+            raise throttled(left, "Too many failed authentication attempts from this address; try again later.")
+        assert found is not None
         if self.scopes and not set(self.scopes) & set(found.scopes):
             raise PermissionRefused(f"This token lacks the scope {' or '.join(self.scopes)}.")
         wait = rate_take(subject=f"token:{found.pk}", limit=settings.CITECHECK_API_RATE_PER_MINUTE)

@@ -90,6 +90,7 @@ class PassagePage(BaseModel):
     items: list[PassageOut | TombstoneOut]
     next_cursor: str | None = Field(description="Pass as `cursor` (full export) or `changed_since` (feed) for the next page; null at the end.")
     sync_cursor: str = Field(description="Where the change feed stood: keep it and pass it as `changed_since` next time.")
+    as_of: str | None = Field(None, description="With `as_of`: the moment this export replays (ISO 8601); absent for the live export.")
 
 
 # --- answers ------------------------------------------------------------------------------------

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.db import transaction
 from django.http import HttpRequest
 from ninja import Router, Status
 
@@ -26,12 +24,14 @@ from integrations.api.schemas import (
     VersionOut,
 )
 from reviews.audit import permission_require
-from reviews.models import AuditLog, BlockSwitch
+from reviews.models import BlockSwitch
 from reviews.services import block_apply, block_lift
-from sources.models import Passage, PassageVersion, Source, Stage
-from sources.services import source_refetch, source_register, version_activate
+from sources.models import Passage, PassageVersion, Source
+from sources.selectors import source_detail as source_detail_data
+from sources.selectors import source_json
+from sources.services import source_refetch, source_register, sources_register_many, version_activate
 
-router = Router(tags=["sources and blocks"])
+router = Router()  # tags per endpoint: "sources" or "blocks"
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
 MAX_ID = 2**63 - 1
 
@@ -42,105 +42,67 @@ def _id(value: int, field: str) -> int:
     return value
 
 
-def _source_json(source: Any) -> dict[str, Any]:
-    stages = (
-        AuditLog.objects.filter(object_type="sources.source", object_id=str(source.pk), to_state__in=Stage.values)
-        .order_by("-at", "-id").values("at", "from_state", "to_state", "action", "reason")[:50]
-    )
-    return {
-        "source_id": source.pk, "url": source.canonical_url, "title": source.title, "domain": source.domain,
-        "stage": source.stage, "link_state": source.link_state, "evidence_status": source.evidence_status,
-        "live_page_changed": source.live_page_changed, "is_blocked": source.is_blocked, "priority": source.priority,
-        "risk_level": source.risk_level,
-        "versions": [
-            {"source_version_id": v.pk, "number": v.number, "is_active": v.is_active, "extraction_status": v.extraction_status,
-             "diff": v.diff_summary, "created_at": v.created_at.isoformat(), "activated_at": v.activated_at.isoformat() if v.activated_at else None}
-            for v in source.versions.order_by("-number")[:50]
-        ],
-        "fetches": [
-            {"fetched_at": f.fetched_at.isoformat(), "requested_url": f.requested_url, "final_url": f.final_url, "status_code": f.status_code,
-             "link_state": f.link_state, "redirects": f.redirects, "error": f.error}
-            for f in source.fetches.order_by("-fetched_at", "-id")[:50]
-        ],
-        "stages": [{**row, "at": row["at"].isoformat()} for row in stages],
-        # The latest work asked for this source (queued / delayed / running / done / failed):
-        # "delayed" means the job queue did not take it yet; it runs when the queue is back.
-        "work": work_status(source),
-    }
+def _desk_user(request: HttpRequest) -> bool:
+    """A desk session (not a token): block reasons are for desk users only."""
+    return getattr(request, "api_token", None) is None
 
 
-def _register(user: Any, row: SourceIn) -> Any:
-    return source_register(actor=user, url=row.url, title=row.title, document_type=row.document_type, language=row.language,
-                           owner=row.owner, priority=row.priority, risk_level=row.risk_level)
+def _register_fields(row: SourceIn) -> dict[str, Any]:
+    return {"url": row.url, "title": row.title, "document_type": row.document_type, "language": row.language,
+            "owner": row.owner, "priority": row.priority, "risk_level": row.risk_level}
 
 
-@router.post("/sources", auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
+@router.post("/sources", operation_id="registerSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={201: SourceOut, **ERRORS}, summary="Register one source — token scope: manage_sources")
 def sources_create(request: HttpRequest, payload: SourceIn) -> Any:
-    permission_require(actor=request.user, perm="sources.add_source", action="source_register")
-    with transaction.atomic():
-        source = _register(request.user, payload)
-    return Status(201, _source_json(source))
+    source = source_register(actor=request.user, **_register_fields(payload))
+    return Status(201, source_json(source))
 
 
-@router.post("/sources/bulk", auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
+@router.post("/sources/bulk", operation_id="registerSources", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: BulkOut, **ERRORS},
              summary="Register many sources; one result per row (rows that fail do not stop the others) — token scope: manage_sources")
 def sources_bulk(request: HttpRequest, payload: SourcesBulkIn) -> Any:
-    if len(payload.sources) > settings.CITECHECK_API_BULK_MAX:
-        raise InvalidInput(f"sources: {len(payload.sources)} rows; the limit is {settings.CITECHECK_API_BULK_MAX}", field="sources")
-    permission_require(actor=request.user, perm="sources.add_source", action="source_register")
-    rows = []
-    with transaction.atomic():
-        for n, row in enumerate(payload.sources):
-            try:
-                with transaction.atomic():
-                    source = _register(request.user, row)
-                rows.append({"row": n, "ok": True, "source_id": source.pk, "error": None})
-            except ServiceError as exc:
-                rows.append({"row": n, "ok": False, "source_id": None,
-                             "error": {"code": exc.code, "message": exc.message, "field": f"sources[{n}].{exc.field}" if exc.field else f"sources[{n}]"}})
+    results = sources_register_many(actor=request.user, rows=[_register_fields(row) for row in payload.sources])
+    rows = [
+        {"row": n, "ok": False, "source_id": None,
+         "error": {"code": r.code, "message": r.message, "field": f"sources[{n}].{r.field}" if r.field else f"sources[{n}]"}}
+        if isinstance(r, ServiceError) else {"row": n, "ok": True, "source_id": r.pk, "error": None}
+        for n, r in enumerate(results)
+    ]
     created = sum(1 for r in rows if r["ok"])
     return {"created": created, "failed": len(rows) - created, "rows": rows}
 
 
-@router.get("/sources/{source_id}", auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
+@router.get("/sources/{source_id}", operation_id="getSource", tags=["sources"], auth=ApiAuth("read_evidence", "manage_sources"), response={200: SourceOut, **ERRORS},
             summary="One source with its stages, versions and link history — token scope: read_evidence or manage_sources")
 def source_detail(request: HttpRequest, source_id: int) -> Any:
     permission_require(actor=request.user, perm="sources.view_source", action="source_read")
-    source = Source.objects.filter(pk=_id(source_id, "source_id")).first()
-    if source is None:
-        raise NotFound(f"no source {source_id}", field="source_id")
-    return _source_json(source)
+    return source_detail_data(source_id=_id(source_id, "source_id"), show_block_reasons=_desk_user(request))
 
 
-@router.post("/sources/{source_id}/fetch", auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
+@router.post("/sources/{source_id}/fetch", operation_id="fetchSource", tags=["sources"], auth=ApiAuth("manage_sources"), response={202: Queued, **ERRORS}, summary="Re-check a source now — token scope: manage_sources")
 def source_fetch_now(request: HttpRequest, source_id: int) -> Any:
-    permission_require(actor=request.user, perm="sources.change_source", action="source_refetch")
-    with transaction.atomic():
-        source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
-
+    source_refetch(actor=request.user, source_id=_id(source_id, "source_id"))
     # After commit: "queued" once Redis took the job, "delayed" (with the message) when it did not.
     return Status(202, {"queued": True, "source_id": source_id, "work": work_status("source", source_id)})
 
 
-@router.post("/versions/{version_id}/activate", auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
+@router.post("/versions/{version_id}/activate", operation_id="activateVersion", tags=["sources"], auth=ApiAuth("manage_sources"), response={200: VersionOut, **ERRORS},
              summary="Approve / activate a tested source version (Approver role; two approvers for high-risk sources) — token scope: manage_sources")
 def version_activate_view(request: HttpRequest, version_id: int, payload: ActivateIn) -> Any:
-    permission_require(actor=request.user, perm="sources.approve_source", action="version_activate")
-    with transaction.atomic():
-        version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
-                                   emergency_override=payload.emergency_override)
+    version = version_activate(actor=request.user, version_id=_id(version_id, "version_id"), reason=payload.reason,
+                               emergency_override=payload.emergency_override)
     return {"source_version_id": version.pk, "is_active": version.is_active}
 
 
-def _block_json(switch: Any, affected: list[int] | None = None) -> dict[str, Any]:
+def _block_json(switch: Any, affected: list[int] | None = None, *, show_reason: bool = True) -> dict[str, Any]:
     return {
         "block_id": switch.pk, "target": switch.target, "source_id": switch.source_id, "domain": switch.domain,
-        "passage_id": switch.passage_id, "reason": switch.reason, "blocked_at": switch.blocked_at.isoformat(),
+        "passage_id": switch.passage_id, "reason": switch.reason if show_reason else "", "blocked_at": switch.blocked_at.isoformat(),
         "lifted_at": switch.lifted_at.isoformat() if switch.lifted_at else None, "affected_answers": affected,
     }
 
 
-@router.post("/blocks", auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
+@router.post("/blocks", operation_id="createBlock", tags=["blocks"], auth=ApiAuth("block"), response={201: BlockOut, **ERRORS},
              summary="Block a source, a domain, a passage or (the passage of) a passage version at once — token scope: block")
 def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     """`target` names what is blocked and which id field is required: `source` → source_id,
@@ -156,23 +118,22 @@ def blocks_create(request: HttpRequest, payload: BlockIn) -> Any:
     if model is not None and not model.objects.filter(pk=value).exists():
         raise NotFound(f"{needed}: no such id {value}", field=needed)
     target = "passage" if payload.target == "passage_version" else payload.target
-    permission_require(actor=request.user, perm="sources.block_source", action=f"{target}_block")
-    with transaction.atomic():
-        switch, affected = block_apply(actor=request.user, target=target, reason=payload.reason, source_id=payload.source_id,
-                                       domain=payload.domain, passage_id=payload.passage_id, passage_version_id=payload.passage_version_id)
+    switch, affected = block_apply(actor=request.user, target=target, reason=payload.reason, source_id=payload.source_id,
+                                   domain=payload.domain, passage_id=payload.passage_id, passage_version_id=payload.passage_version_id)
     return Status(201, _block_json(switch, affected))
 
 
-@router.get("/blocks", auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
+@router.get("/blocks", operation_id="listBlocks", tags=["blocks"], auth=ApiAuth("block", "read_evidence"), response={200: list[BlockOut], **ERRORS}, summary="The active blocks — token scope: block or read_evidence")
 def blocks_list(request: HttpRequest) -> Any:
     permission_require(actor=request.user, perm="reviews.view_blockswitch", action="blocks_read")
-    return [_block_json(s) for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
+    # A token sees the reasons of the blocks its own service user applied; the others are for desk users.
+    desk = _desk_user(request)
+    return [_block_json(s, show_reason=desk or s.blocked_by_id == request.user.pk)
+            for s in BlockSwitch.objects.filter(lifted_at__isnull=True).order_by("-blocked_at", "-id")[:1000]]
 
 
-@router.post("/blocks/{block_id}/lift", auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
+@router.post("/blocks/{block_id}/lift", operation_id="liftBlock", tags=["blocks"], auth=ApiAuth("block"), response={200: BlockOut, **ERRORS},
              summary="Lift a block (Approver role): the evidence comes back at once — token scope: block")
 def block_lift_view(request: HttpRequest, block_id: int, payload: LiftIn) -> Any:
-    permission_require(actor=request.user, perm="sources.approve_source", action="block_lift")
-    with transaction.atomic():
-        switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)
+    switch = block_lift(actor=request.user, switch_id=_id(block_id, "block_id"), reason=payload.reason)
     return _block_json(switch)

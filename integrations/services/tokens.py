@@ -76,7 +76,10 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
     if not token_prefix_of(raw):
         return None
     digest = token_hash(raw)
-    token = ApiToken.objects.select_related("integration__user").filter(secret_hash=digest, revoked_at__isnull=True).first()
+    token = (
+        ApiToken.objects.select_related("integration__user")
+        .filter(secret_hash=digest, revoked_at__isnull=True, integration__disabled_at__isnull=True).first()
+    )
     if token is None or not hmac.compare_digest(token.secret_hash, digest):
         return None
     now = timezone.now()

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import models
 from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Cast, Concat
-from django.urls import NoReverseMatch, reverse
+from django.db.models.functions import Cast, Coalesce, Concat
+from django.urls import reverse
 from django.utils import timezone
 
-from claims.models import Answer, AnswerState, CircuitState, Citation, Claim, ClaimState, JudgeEndpoint, Judgement
+from claims.models import Answer, AnswerState, CircuitState, JudgeEndpoint, Judgement
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 from reviews.models import ApprovalDecision, ReviewAssignment, ReviewComment, TestRun, TestRunStatus
 from sources.models import (
@@ -28,6 +29,7 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
+from sources.selectors import version_approvals_required
 
 PER_CATEGORY = 50
 STUCK_AFTER = timedelta(hours=1)
@@ -41,7 +43,7 @@ class QueueCategory(models.TextChoices):
     CHANGED_PAGE = "changed_page", "live page changed or passages removed"
     DEAD_LINK = "dead_link", "dead or missing links, find a replacement"
     REDIRECT = "redirect", "redirect proposals"
-    ANSWER = "answer", "answers contradicted, or whose evidence changed or was blocked"
+    ANSWER = "answer", "answers contradicted, conflicting, outdated or pending too long"
     JUDGE_ERROR = "judge_error", "judge errors and failed checks"
     LOW_CONFIDENCE = "low_confidence", "low-confidence verdicts: need a person or the LLM judge"
     STUCK = "stuck", "sources stuck in a stage"
@@ -115,7 +117,6 @@ class Queue:
     counts: list[tuple[str, str, int]]
     total: int
     filters: QueueFilters
-    low_confidence_available: bool
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -136,10 +137,7 @@ def _source_url(source_id: int, version: int | None = None) -> str:
 
 
 def _answer_url(answer_id: int) -> str:
-    try:  # the trace page (issue 9 point 5) when this build has it
-        return reverse("admin:desk-trace", args=[answer_id])
-    except NoReverseMatch:
-        return reverse("admin:claims_answer_change", args=[answer_id])
+    return reverse("admin:desk-trace", args=[answer_id])
 
 
 # --- one (queryset, to-items) pair per category ------------------------------------------------
@@ -171,7 +169,7 @@ def _approval_qs(filters: QueueFilters) -> QuerySet[Any]:
 def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
     items = []
     for v in rows:
-        needed = 2 if v.source.risk_level == RiskLevel.HIGH else 1
+        needed = version_approvals_required(v)
         run_status, so_far = getattr(v, "run_status", ""), getattr(v, "approvals_so_far", 0)
         waived = " (failing pairs waived)" if run_status == TestRunStatus.WAIVED else ""
         items.append(_item(
@@ -240,48 +238,66 @@ def _suspended_items(rows: list[Source]) -> list[QueueItem]:
         url=_source_url(s.pk), since=s.first_failure_at) for s in rows]
 
 
+TROUBLED_STATES = (AnswerState.CONTRADICTED, AnswerState.CONFLICTING, AnswerState.OUTDATED)
+ANSWER_REASONS: dict[str, str] = {
+    AnswerState.CONTRADICTED: "contradicted: an approved source says otherwise",
+    AnswerState.CONFLICTING: "conflicting: approved sources disagree with each other",
+    AnswerState.OUTDATED: "outdated: its evidence changed or is past its freshness window",
+}
+
+
+def pending_grace() -> timedelta:
+    return timedelta(seconds=settings.CITECHECK_PENDING_GRACE_SECONDS)
+
+
+def answers_needing_a_person(*, now: datetime | None = None) -> QuerySet[Answer]:
+    """The one rule for which answers need a person: contradicted, conflicting or outdated, or
+    pending (or waiting for re-verification) for longer than the grace period. The queue lists
+    these and the overview counts them."""
+    cutoff = (now or timezone.now()) - pending_grace()
+    since = Coalesce("verified_at", "received_at")
+    return Answer.objects.alias(pending_since=since).filter(
+        Q(state__in=TROUBLED_STATES)
+        | Q(state=AnswerState.PENDING, pending_since__lt=cutoff)
+        | Q(needs_reverification=True, pending_since__lt=cutoff)
+    )
+
+
 def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
-    contradicted_claims = Claim.objects.filter(state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING])
-    citing_blocked = Citation.objects.filter(
-        Q(passage_version__passage__is_blocked=True) | Q(passage_version__passage__source__is_blocked=True)
-    )
-    # Which answers: each set starts from its small, indexed side (flagged claims, blocked
-    # passages) and is read once, never an EXISTS per answer over the whole table.
-    qs = Answer.objects.filter(
-        Q(state=AnswerState.CONFLICTING) | Q(needs_reverification=True)
-        | Q(pk__in=contradicted_claims.values("answer_id")) | Q(pk__in=citing_blocked.values("claim__answer_id"))
-    )
+    qs = answers_needing_a_person()
     if filters.language:
         qs = qs.filter(language=filters.language)
-    return qs.only("id", "question", "answer_text", "state", "received_at", "language", "needs_reverification").order_by("-received_at")
+    return qs.only("id", "question", "answer_text", "state", "received_at", "verified_at", "language", "needs_reverification",
+                   "state_wording").order_by("-received_at")
 
 
 def _answer_items(rows: list[Answer]) -> list[QueueItem]:
-    # Why each shown answer is here: two queries over the shown ids, not per answer.
-    ids = [a.pk for a in rows]
-    contradicted_ids = set(
-        Claim.objects.filter(answer_id__in=ids, state__in=[ClaimState.CONTRADICTED, ClaimState.CONFLICTING]).values_list("answer_id", flat=True)
-    )
-    blocked_ids = set(
-        Citation.objects.filter(claim__answer_id__in=ids)
-        .filter(Q(passage_version__passage__is_blocked=True) | Q(passage_version__passage__source__is_blocked=True))
-        .values_list("claim__answer_id", flat=True)
-    )
     items = []
+    now = timezone.now()
     for a in rows:
         reasons = []
-        contradicted, cites_blocked = a.pk in contradicted_ids, a.pk in blocked_ids
-        if contradicted or a.state == AnswerState.CONFLICTING:
-            reasons.append("a claim is contradicted or sources disagree")
-        if cites_blocked:
-            reasons.append("it cites blocked evidence")
+        if a.state in ANSWER_REASONS:
+            reasons.append(ANSWER_REASONS[a.state])
+        elif a.state == AnswerState.PENDING:
+            waited = now - (a.verified_at or a.received_at)
+            reasons.append(f"pending for {_duration(waited)}: its evidence cannot be checked now (blocked, missing or a judge error)")
         if a.needs_reverification:
-            reasons.append("its evidence changed: verify it again")
+            reasons.append("its evidence moved and it waits for verification again")
+        if a.state_wording:
+            reasons.append(f"the bot says: “{a.state_wording[:160]}”")
         items.append(_item(None, key=item_key(QueueCategory.ANSWER, a), category=QueueCategory.ANSWER, title=f"Answer {a.pk}: {a}",
             detail="; ".join(reasons), url=_answer_url(a.pk), since=a.received_at, language=a.language,
-            urgency=15 if contradicted or cites_blocked else 0,
+            urgency=15 if a.state in (AnswerState.CONTRADICTED, AnswerState.CONFLICTING) else 0,
         ))
     return items
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    if minutes < 120:
+        return f"{minutes} min"
+    hours = minutes // 60
+    return f"{hours} h" if hours < 48 else f"{hours // 24} days"
 
 
 def _failed_work_qs(filters: QueueFilters) -> QuerySet[WorkRequest]:
@@ -334,13 +350,8 @@ def _stuck_items(rows: list[Source]) -> list[QueueItem]:
         detail="no work is queued for it: fetch it again or look at its last fetch", url=_source_url(s.pk), since=s.registered_at) for s in rows]
 
 
-def low_confidence_supported() -> bool:
-    """Hook: the category appears once Judgement records the judge's confidence (issue 12/13)."""
-    return "confidence" in {f.name for f in Judgement._meta.get_fields()}
-
-
 def _low_confidence_qs(filters: QueueFilters) -> QuerySet[Judgement]:
-    return Judgement.objects.filter(**{"confidence": "low"}, needs_reverification=False).select_related("passage_version__passage__source").filter(
+    return Judgement.objects.filter(confidence="low", needs_reverification=False).select_related("passage_version__passage__source").filter(
         filters.source_q("passage_version__passage__source__")
     ).order_by("-created_at")
 
@@ -380,9 +391,8 @@ def _rows() -> list[Row]:
         Row(QueueCategory.JUDGE_ERROR, "claims.judgeendpoint", _circuits_qs, _circuit_items, True, "last_failure_at"),
         Row(QueueCategory.JUDGE_ERROR, "dispatch.workrequest", _failed_work_qs, _failed_work_items, True, "finished_at"),
         Row(QueueCategory.STUCK, "sources.source", _stuck_qs, _stuck_items, False, "registered_at"),
+        Row(QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False, "created_at"),
     ]
-    if low_confidence_supported():
-        rows.append(Row(QueueCategory.LOW_CONFIDENCE, "claims.judgement", _low_confidence_qs, _low_confidence_items, False, "created_at"))
     return rows
 
 
@@ -440,7 +450,7 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> 
     items.sort(key=lambda i: (-i.urgency, i.since or oldest))
     shown = dict.fromkeys(r[0] for r in rows)
     ordered = [(c, str(QueueCategory(c).label), counts[c]) for c in shown]
-    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters, low_confidence_available=low_confidence_supported())
+    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters)
 
 
 def _attach_people(items: list[QueueItem]) -> None:

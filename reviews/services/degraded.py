@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,7 +22,7 @@ from claims.services.reverify import claims_reverify_for_block
 from dispatch.services import work_request
 from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
-from reviews.models import BlockSwitch, BlockTarget, SiteSwitch
+from reviews.models import BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
 from sources.models import DomainPolicy, Passage, PassageVersion, Priority, Source, Stage
 from sources.services.stages import source_transition
 
@@ -162,6 +163,7 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
     away: the passage or domain is open again, a source goes back to the stage it had."""
     switch = BlockSwitch.objects.filter(pk=switch_id).first()
     if switch is None:
+        permission_require(actor=actor, perm="sources.approve_source", action="block_lift")  # ids tell a stranger nothing
         raise NotFound(f"There is no block {switch_id}.")
     permission_require(actor=actor, perm="sources.approve_source", action="block_lift", obj=switch)
     if not reason.strip():
@@ -201,6 +203,15 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
     return switch
 
 
+def _switch_period_flip(*, switch: str, on: bool, at: datetime, reason: str) -> None:
+    """The point-in-time record of an incident switch: a period opens when it goes on and
+    closes when it goes off, in the transaction of the flip."""
+    if on:
+        SwitchPeriod.objects.create(switch=switch, on_from=at, reason=reason)
+    else:
+        SwitchPeriod.objects.filter(switch=switch, on_until__isnull=True).update(on_until=at, off_reason=reason)
+
+
 def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, primary_only: bool | None = None, reason: str) -> SiteSwitch:
     """Flip the global incident switches (approvers only), with a reason, audited."""
     permission_require(actor=actor, perm="sources.approve_source", action="site_switch_set")
@@ -212,6 +223,10 @@ def site_switch_set(*, actor: Actor, pause_activations: bool | None = None, prim
         if primary_only is not None and primary_only != switch.primary_only:
             supplementary = Source.objects.filter(priority=Priority.SUPPLEMENTARY).values_list("pk", flat=True)
             export_change_record(cause="primary_only", source_ids=list(supplementary), retracted=primary_only)
+        now = timezone.now()
+        for name, wanted in ((SwitchName.PAUSE_ACTIVATIONS, pause_activations), (SwitchName.PRIMARY_ONLY, primary_only)):
+            if wanted is not None and wanted != getattr(switch, name):
+                _switch_period_flip(switch=name, on=wanted, at=now, reason=reason.strip())
         if pause_activations is not None:
             switch.pause_activations = pause_activations
         if primary_only is not None:

@@ -5,7 +5,7 @@ from sources.services.fetch import canonical_proposal_decide, source_refetch, so
 from sources.services.governance import source_update
 from sources.services.record import fetch_record, fetch_records_bulk, source_fetch
 from sources.services.record import links_check_bulk as links_check
-from sources.services.register import fetch_request, source_register, sources_import
+from sources.services.register import fetch_request, source_register, sources_import, sources_register_many
 from sources.services.stages import source_transition
 from sources.services.versioning import version_extract
 
@@ -22,6 +22,7 @@ __all__ = [
     "source_transition",
     "source_update",
     "sources_import",
+    "sources_register_many",
     "testresult_waive",
     "version_activate",
     "version_extract",

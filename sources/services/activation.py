@@ -23,7 +23,9 @@ from sources.models import (
     TaskStatus,
     VersionPassage,
 )
+from sources.selectors import version_approvals_required
 from sources.services.governance import version_submit
+from sources.services.history import version_period_open
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -70,9 +72,8 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
             judge_name = judgement.judge
             result.actual_status = judgement.status
             quote_ok = result.quote_found is not False
-            # A low-confidence verdict is a guess the judge could not back (issue 13): never a pass.
-            # (``confidence`` is stored on Judgement by issue 12's change; absent before it.)
-            unsure = getattr(judgement, "confidence", "") == "low"
+            # A low-confidence verdict is a guess the judge could not back: never a pass.
+            unsure = judgement.confidence == "low"
             result.passed = quote_ok and judgement.status == pair.expected_status and not unsure
             result.detail = (
                 "quote not found in the passage; " if not quote_ok else ""
@@ -198,9 +199,8 @@ def _check_state(*, version: SourceVersion) -> None:
         )
 
 
-def approvals_needed(version: SourceVersion, *, action: str = "version_activate") -> int:
-    """Distinct approvals a version needs: fixed when it was submitted (one for a rollback)."""
-    return 1 if action == "version_rollback" else int(version.approvals_required or 1)
+# A rollback returns to a version that was approved before: one approver's decision.
+ROLLBACK_APPROVALS = 1
 
 
 def version_activate(
@@ -215,6 +215,7 @@ def version_activate(
     """
     version = SourceVersion.objects.select_related("source", "source__registered_by").filter(pk=version_id).first()
     if version is None:
+        permission_require(actor=actor, perm="sources.approve_source", action=action)  # ids tell a stranger nothing
         raise NotFound(f"There is no source version {version_id}.")
     override = _check_allowed(actor=actor, version=version, action=action, emergency_override=emergency_override, reason=reason)
     with transaction.atomic():
@@ -237,7 +238,7 @@ def version_activate(
             audit_record(actor=actor, action="four_eyes_override", obj=version, reason=reason, data={"emergency_override": True})
         # Fixed when the version was submitted for approval, never read from the source now.
         version_submit(version=version)
-        needed = approvals_needed(version, action=action)
+        needed = ROLLBACK_APPROVALS if action == "version_rollback" else version_approvals_required(version)
         approvers = set(version.approvals.filter(decision=ApprovalDecision.APPROVE).values_list("approver_id", flat=True))
         if actor is not None and len(approvers) < needed:
             audit_record(actor=actor, action="version_approve", obj=version, reason=reason, data={"approvals": len(approvers), "needed": needed})
@@ -251,6 +252,7 @@ def version_activate(
         version.is_active = True
         version.activated_at = timezone.now()
         version.save(update_fields=["is_active", "activated_at"])
+        version_period_open(source_id=source.pk, version_id=version.pk, at=version.activated_at, rollback=action == "version_rollback")
         latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
         source.live_page_changed = latest is not None and latest.pk != version.pk and latest.content_hash != version.content_hash
         source.save(update_fields=["live_page_changed"])

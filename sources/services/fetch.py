@@ -60,6 +60,7 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
+from sources.services.history import source_state_record
 from sources.services.register import canonical_url_fields, fetch_request, fetch_requests
 from sources.services.stages import source_transition
 
@@ -162,6 +163,7 @@ def _set_evidence(source: Source, status: str, reason: str) -> None:
         audit_record(actor=None, action="evidence_status", obj=source, from_state=source.evidence_status, to_state=status, reason=reason)
 
         claims_reverify_for_block(source_id=source.pk, reason=f"evidence of {source} is now {status}: {reason}")
+        source_state_record(source_id=source.pk, at=timezone.now(), evidence_status=status)
         source.evidence_status = status
         export_change_record(cause=f"evidence_{status}"[:40], source_ids=[source.pk], retracted=status in WITHHELD_EVIDENCE_STATES)
 
@@ -270,6 +272,7 @@ def source_refetch(*, actor: Actor, source_id: int) -> None:
     """An editor asks for a fetch now."""
     source = Source.objects.filter(pk=source_id).first()
     if source is None:
+        permission_require(actor=actor, perm="sources.change_source", action="source_refetch")  # ids tell a stranger nothing
         raise NotFound(f"no source {source_id}")
     permission_require(actor=actor, perm="sources.change_source", action="source_refetch", obj=source)
     with transaction.atomic():

@@ -12,12 +12,16 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.utils import timezone
 
 from citecheck.errors import Conflict, IllegalTransition, InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
+from claims.services.reverify import claims_reverify_for_block
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import Approval, ApprovalDecision
 from sources.models import DomainPolicy, Priority, RiskLevel, Source, SourceVersion
+from sources.selectors import approvals_for_risk
+from sources.services.history import source_state_record
 from sources.services.register import fetch_request, source_url_fields
 
 logger = logging.getLogger(__name__)
@@ -26,16 +30,11 @@ GOVERNED_FIELDS = ("risk_level", "priority", "url", "owner")
 _RISK_ORDER = {RiskLevel.LOW: 0, RiskLevel.NORMAL: 1, RiskLevel.HIGH: 2}
 
 
-def approvals_needed(risk_level: str) -> int:
-    """Distinct approvers a version of a source at this risk level needs (two for high risk)."""
-    return 2 if risk_level == RiskLevel.HIGH else 1
-
-
 def version_submit(*, version: SourceVersion) -> None:
     """Fix the number of approvals a version needs, the first time it is submitted for approval
     (its tests ran). Later calls keep the number; only `source_update` may raise it."""
     if version.approvals_required is None:
-        version.approvals_required = approvals_needed(version.source.risk_level)
+        version.approvals_required = approvals_for_risk(version.source.risk_level)
         version.save(update_fields=["approvals_required"])
 
 
@@ -102,6 +101,7 @@ def source_update(
             source.risk_level = risk_level
         if priority is not None and priority != source.priority:
             changes.append(("priority", source.priority, priority))
+            source_state_record(source_id=source.pk, at=timezone.now(), priority=priority)
             source.priority = priority
         if owner is not None and owner.strip()[:200] != source.owner:
             changes.append(("owner", source.owner, owner.strip()[:200]))
@@ -129,10 +129,13 @@ def source_update(
         if stricter or moved:
             _pending_approvals_drop(
                 actor=actor, source=source, reason=reason,
-                needed=approvals_needed(source.risk_level) if stricter else None,
+                needed=approvals_for_risk(source.risk_level) if stricter else None,
             )
         if moved:
             fetch_request(source=source)
+        if any(name in ("risk_level", "priority") for name, _, _ in changes):
+            # Risk and priority weigh in the verdict (freshness windows, primary authority).
+            claims_reverify_for_block(source_id=source.pk, reason=f"{source}: {', '.join(n for n, _, _ in changes)} changed: {reason}")
     logger.info("source.updated", extra={"source_id": source.pk, "fields": [name for name, _, _ in changes]})
     return source
 

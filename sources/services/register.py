@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
-from citecheck.errors import Conflict, InvalidInput
+from citecheck.errors import Conflict, InvalidInput, ServiceError
 from citecheck.rowfile import rows_parse
 from citecheck.urlnorm import InvalidURL, normalize_url, registrable_domain, strip_credentials
 from dispatch.services import work_request, work_request_many
@@ -162,6 +162,24 @@ def _search_hit(row: dict[str, Any]) -> dict[str, Any]:
         "is_sponsored": _truthy(row.get("isSponsored")),
         "observed_at": observed_at,
     }
+
+
+def sources_register_many(*, actor: Actor, rows: list[dict[str, Any]]) -> list[Source | ServiceError]:
+    """Register each row (the keyword arguments of `source_register`); a row that fails writes
+    nothing and stands in the result as its error, the others are registered. One permission
+    check for all rows."""
+    if len(rows) > settings.CITECHECK_API_BULK_MAX:
+        raise InvalidInput(f"sources: {len(rows)} rows; the limit is {settings.CITECHECK_API_BULK_MAX}", field="sources")
+    permission_require(actor=actor, perm="sources.add_source", action="source_register")
+    results: list[Source | ServiceError] = []
+    with transaction.atomic():
+        for row in rows:
+            try:
+                with transaction.atomic():
+                    results.append(source_register(actor=actor, **row))
+            except ServiceError as exc:
+                results.append(exc)
+    return results
 
 
 def sources_import(*, actor: Actor, text: str, include_sponsored: bool = False, fetch: bool = True) -> ImportReport:

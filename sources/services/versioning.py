@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from citecheck.extract import ExtractionResult, PendingExtraction, extract_submit
+from citecheck.extraction import ExtractionResult, PendingExtraction, extract_submit
 from citecheck_site.bulk import rows_update
 from claims.services import reverification_flag
 from dispatch.services import DATABASE_ERRORS, work_request_many

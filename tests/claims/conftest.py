@@ -54,3 +54,19 @@ def two_demo_shops() -> Iterator[list[tuple[str, DemoShop]]]:
     for server, _ in servers:
         server.shutdown()
         server.server_close()
+
+
+class Shop:
+    """The demo shop's base URL and its state (`state.change()` moves the price list on)."""
+
+    def __init__(self, base: str, state: DemoShop) -> None:
+        self.base = base
+        self.state = state
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+@pytest.fixture
+def shop(demo_shop: tuple[str, DemoShop]) -> Shop:
+    return Shop(*demo_shop)

@@ -11,9 +11,9 @@ from django.test import override_settings
 
 from claims.models import AnswerState
 from claims.services import answer_submit
+from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 from tests.claims.conftest import passage, register_active
 from tests.faults.test_judge_outage import _claim_block, _passage_block
-from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,6 +19,7 @@ ANSWER = ("You may return any item within 30 days of delivery [1]. All tents car
           "The Ridge 2 tent costs £149 [3].")
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_demo_contradicted_then_supported_after_v3_then_reopened_by_rollback(demo_shop, editor, approver, run_jobs):
     base, shop = demo_shop
     returns = register_active(base + "/returns", editor, approver, run_jobs, title="Returns policy")

@@ -11,7 +11,17 @@ from citecheck.fingerprint import fingerprint
 from claims.models import Answer
 from claims.services import answer_submit
 from reviews.models import TestPair, TestResult, TestRun
-from sources.models import ChangeKind, EvidenceStatus, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+from sources.models import (
+    ChangeKind,
+    EvidenceStatus,
+    Passage,
+    PassageVersion,
+    Source,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+    VersionPeriod,
+)
 from sources.services import source_register
 
 
@@ -28,6 +38,7 @@ def _source(editor, url: str, title: str, texts: dict[str, str]) -> tuple[Source
     now = timezone.now()
     version = SourceVersion.objects.create(source=source, number=1, content_hash=f"h-{source.pk}", body_compressed=SourceVersion.compress(b"x"),
                                            extraction_status="ok", is_active=True, activated_at=now)
+    VersionPeriod.objects.create(source=source, source_version=version, active_from=now)  # as version_activate records it
     pvs = {}
     for ordinal, (heading, text) in enumerate(texts.items()):
         passage = Passage.objects.create(source=source, key=f"{heading}#0", heading_path=heading, ordinal=ordinal, anchor=heading.split(" > ")[-1].lower())

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from claims.models import Answer
+from claims.models import Answer, AnswerState
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, ReviewAssignment, ReviewComment
 from reviews.selectors.queue import QueueFilters, review_queue
@@ -43,7 +43,7 @@ def test_editors_land_on_the_queue_with_counts_and_the_most_urgent_first(client,
     v2 = candidate(kb.prices, failing=True)
     Source.objects.filter(pk=kb.delivery.pk).update(risk_level="high")
     v3 = candidate(kb.delivery)
-    Answer.objects.filter(pk=kb.answer.pk).update(needs_reverification=True)
+    Answer.objects.filter(pk=kb.answer.pk).update(state=AnswerState.OUTDATED)
     client.force_login(editor)
     response = client.get(reverse("admin:index"))
     text = response.content.decode()

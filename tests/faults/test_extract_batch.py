@@ -66,6 +66,7 @@ def _state(env: dict[str, str]) -> dict:
     return json.loads(django_run(env, _STATE).strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_one_extract_job_does_the_queued_pages_each_request_ending_on_its_own(pg_db, own_redis):
     env = app_env(database_url=pg_db, redis_url=own_redis.url)
     django_run(env, _SEED.format(kinds=["plain"] * 8, bad_at=4))
@@ -96,6 +97,7 @@ def test_one_extract_job_does_the_queued_pages_each_request_ending_on_its_own(pg
     assert conn.zcard("rq:finished:extract") == 1, "one job run did all nine"
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_a_page_whose_worker_died_runs_alone(pg_db, own_redis):
     """A request that comes back after its worker died (it may be the page that kills workers)
     takes nothing along, and is never taken along: the next one takes the rest."""
@@ -112,6 +114,7 @@ def test_a_page_whose_worker_died_runs_alone(pg_db, own_redis):
     assert [row["carried_by"] for row in rows] == [None, None, rows[1]["id"], rows[1]["id"], rows[1]["id"]], rows
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_a_page_that_cannot_be_stored_with_the_others_is_stored_on_its_own(pg_db, own_redis):
     """Pages are stored a few to a transaction; one whose source cannot move on (blocked while it
     waited) fails alone with the reason, an empty page is recorded as such, the rest are stored."""

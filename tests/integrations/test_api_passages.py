@@ -126,10 +126,10 @@ def test_last_use_is_recorded(api, registry):
 
 
 def test_failed_token_auth_is_locked_out_and_audited(api, registry, settings):
-    settings.CITECHECK_AUTH_FAILURES_MAX = 3
+    settings.CITECHECK_AUTH_FAILURES_MAX = settings.CITECHECK_AUTH_ADDRESS_FAILURES_MAX = 3
     for _ in range(3):
         assert api.get("/passages", token="cc_abcd1234_wrong").status_code == 401
-    locked = api.get("/passages")  # even the right token, from this address, waits
+    locked = api.get("/passages")  # the address is locked out: even the right token, from this address, waits
     assert locked.status_code == 429 and int(locked["Retry-After"]) > 0
     assert AuditLog.objects.filter(action="auth_lockout", allowed=False).exists()
 

@@ -9,7 +9,7 @@ import pytest
 from citecheck.errors import IllegalTransition
 from sources.models import ExtractionStatus, FetchResult, Passage, PassageVersion, SourceVersion, Stage
 from sources.services import source_register, version_activate
-from tests.extract.pdfmaker import make_pdf
+from tests.citecheck.extraction.pdfmaker import make_pdf
 from tests.sources.pageserver import PageServer, page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract import extract_passages
+from citecheck.extraction import extract_passages
 from reviews.models import AuditLog
 from sources.models import Source, SourceVersion, Stage, VersionPassage
 from sources.services import version_extract
 from sources.services.versioning import passage_keys, versions_extract
-from tests.extract.test_extract_html import SHOP_PAGE
+from tests.citecheck.extraction.test_extract_html import SHOP_PAGE
 
 pytestmark = pytest.mark.django_db
 

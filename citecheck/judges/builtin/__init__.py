@@ -27,7 +27,7 @@ How it reads a claim against a passage:
    supported and some unstated -> ``partly_supported``; nothing supported -> ``unsupported``.
    A passage of menu/navigation text only -> ``unsupported``; an empty passage -> ``unavailable``.
    It never answers ``supported`` when a part is contradicted.
-6. (issue 13) When the rules find nothing stated in the passage's own words, a logistic combiner
+6. When the rules find nothing stated in the passage's own words, a logistic combiner
    weighs paraphrase features (informativeness-weighted stem overlap with synonyms and number
    words, BM25 alignment to the best sentence window, negation, hedging, antonyms) and gives a
    status only above its threshold; otherwise ``unsupported`` with ``confidence="low"`` and "the
@@ -44,6 +44,6 @@ from __future__ import annotations
 
 from citecheck.judges.builtin.authorship import extract_authorship
 from citecheck.judges.builtin.judge import BUILTIN_VERSION, HEURISTIC_PREFIX, JUDGE_NAME, UNDECIDED, BuiltinJudge, RulesJudge
-from citecheck.judges.builtin.tokens import detect_language
+from citecheck.judges.builtin.words import detect_language
 
 __all__ = ["BUILTIN_VERSION", "HEURISTIC_PREFIX", "JUDGE_NAME", "UNDECIDED", "BuiltinJudge", "RulesJudge", "detect_language", "extract_authorship"]

@@ -10,7 +10,7 @@ from functools import lru_cache
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.polarity import _POLARITY_WORDS, Polarity, _polarity
 from citecheck.judges.builtin.quantities import _UNIT_WORD, Quantity, _Extractor, _pl_compound
-from citecheck.judges.builtin.tokens import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
+from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
 from citecheck.text import sentences_with_markers
 
 

@@ -23,7 +23,7 @@ from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, M
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.rules import RuleOutcome, _quantity_signature, judge_by_rules
-from citecheck.judges.builtin.tokens import detect_language
+from citecheck.judges.builtin.words import detect_language
 
 BUILTIN_VERSION = "builtin-2"
 HEURISTIC_PREFIX = "[heuristic] "
@@ -142,7 +142,7 @@ class BuiltinJudge:
 
 
 class RulesJudge(BuiltinJudge):
-    """The rules alone (the built-in judge of issue 6): the baseline the benchmark compares with."""
+    """The rules alone (the built-in judge before the combiner): the baseline the benchmark compares with."""
 
     model = "rules"
     prompt_version = "builtin-1"

@@ -31,7 +31,7 @@ from wordfreq import zipf_frequency
 
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import _analyse_claim, _passage_sentences
-from citecheck.judges.builtin.tokens import NUM, _fold, _stem, _tokenize
+from citecheck.judges.builtin.words import NUM, _fold, _stem, _tokenize
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 

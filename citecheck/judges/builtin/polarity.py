@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import W, _Tok
+from citecheck.judges.builtin.words import W, _Tok
 
 
 @dataclass(slots=True)
@@ -96,10 +96,6 @@ _POLARITY_WORDS = {
                             lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
     for lang in (lx.EN, lx.PL)
 }
-
-
-def _is_polarity_word(word: str, lang: str) -> bool:
-    return word in _POLARITY_WORDS[lang] or word.endswith("n't")
 
 
 def _merge_polarity(polarities: Sequence[Polarity]) -> Polarity:

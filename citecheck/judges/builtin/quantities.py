@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.tokens import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
+from citecheck.judges.builtin.words import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
 
 # --- quantities -------------------------------------------------------------------------------
 
@@ -30,9 +30,6 @@ class Quantity:
     date: tuple[int | None, int | None, frozenset[int] | None] | None = None
     head: frozenset[str] = frozenset()
     text: str = ""
-
-    def describe(self) -> str:
-        return self.text
 
 
 def _twelve_hour(hour: float, half: str) -> float:
@@ -339,7 +336,7 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 
 # --- comparing quantities --------------------------------------------------------------------
 
-MATCH, MISMATCH, WITHIN, INCOMPARABLE = "match", "mismatch", "within", "incomparable"
+MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:

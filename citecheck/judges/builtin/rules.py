@@ -11,7 +11,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.tokens import _GROUPS, _IMPLIED
+from citecheck.judges.builtin.words import _GROUPS, _IMPLIED
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
 
@@ -155,7 +155,7 @@ class RuleOutcome:
 
 
 def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, int] | None = None) -> RuleOutcome:
-    """The rules of issue 6: every content word of a claim's segment must be in one passage segment;
+    """The rules: every content word of a claim's segment must be in one passage segment;
     quantities, dates, negation and modal flips and contrast groups decide; any contradicted part
     makes the whole claim contradicted (never supported). ``window`` (start, end): read only that
     part of the passage; the span's offset is still in the whole passage."""

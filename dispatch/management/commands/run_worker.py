@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 import threading
 import time
 from typing import Any
@@ -10,8 +11,9 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from redis.exceptions import RedisError
 
-from citecheck.extract import warm_up
+from citecheck.extraction import warm_up
 from citecheck.urlnorm import registrable_domain
+from citecheck_site.preflight import preflight_problems
 from dispatch.queues import QUEUE_NAMES, make_worker
 from dispatch.services import DATABASE_ERRORS, JOB_APPS, outbox_relay
 from sources.services import source_schedule_due_checks
@@ -63,8 +65,16 @@ class Command(BaseCommand):
         parser.add_argument("--no-scheduler", action="store_true", help="Do not relay the outbox or schedule checks.")
         parser.add_argument("--interval", type=float, default=5.0, help="Scheduler interval in seconds.")
         parser.add_argument("--no-fork", action="store_true", help="Run jobs in this process (SimpleWorker).")
+        parser.add_argument("--log-level", default="INFO", help="RQ's log level (make run: WARNING, so its box stays in view).")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # A misconfigured worker says so in one line per problem, within seconds, and stops: a
+        # process manager restarts it; nobody reads a traceback or waits on a silent hang.
+        problems = preflight_problems()
+        if problems:
+            for problem in problems:
+                self.stderr.write(f"worker not started: {problem}")
+            sys.exit(1)
         stop = threading.Event()
         if not options["no_scheduler"]:
             threading.Thread(target=scheduler_loop, args=(options["interval"], stop), daemon=True).start()
@@ -73,7 +83,7 @@ class Command(BaseCommand):
         while True:
             worker = make_worker(names=names, fork=not options["no_fork"])
             try:
-                worker.work(burst=options["burst"], with_scheduler=False, logging_level="INFO")
+                worker.work(burst=options["burst"], with_scheduler=False, logging_level=options["log_level"])
                 break
             except RedisError as exc:
                 # Redis went away: wait for it, unless we were asked to stop meanwhile.

@@ -1,6 +1,6 @@
 """`manage.py extract_passages FILE... [--url URL] [--json] [--max-chars N] [--deadline S]`.
 
-Runs exactly the extraction of the extract job (:func:`citecheck.extract.extract_passages`) on
+Runs exactly the extraction of the extract job (:func:`citecheck.extraction.extract_passages`) on
 saved pages. Needs no database, Redis, migration or network. The content type comes from the
 file's extension (.html/.htm, .txt/.md, .pdf), else from its first bytes.
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from citecheck.extract import DEFAULT_MAX_CHARS, ExtractionStatus, extract_passages, guess_content_type
+from citecheck.extraction import DEFAULT_MAX_CHARS, ExtractionStatus, extract_passages, guess_content_type
 
 if TYPE_CHECKING:
-    from citecheck.extract import ExtractionResult
+    from citecheck.extraction import ExtractionResult
 
 
 class Command(BaseCommand):

@@ -1,0 +1,65 @@
+"""The export as of a time through the API and the command: paging carries the moment, a
+moment before the history is complete is refused with the time it starts from."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from reviews.services.degraded import block_apply, block_lift
+from sources.models import HistoryStart
+
+pytestmark = pytest.mark.django_db
+
+
+def test_as_of_pages_replay_the_moment_before_a_block(api, registry, editor, approver):
+    before = timezone.now()
+    live = api.get("/passages", limit=2).json()
+    assert "as_of" not in live
+    switch, _ = block_apply(actor=editor, target="source", source_id=registry.sources[0].pk, reason="complaint about express delivery")
+    after_block = timezone.now()
+    assert {i["source_id"] for i in api.get("/passages").json()["items"]} == {registry.sources[1].pk}
+
+    first = api.get("/passages", as_of=before.isoformat(), limit=2).json()
+    assert first["as_of"] == before.isoformat()
+    assert first["items"] == live["items"]
+    rest = api.get("/passages", cursor=first["next_cursor"], limit=2).json()
+    assert rest["as_of"] == before.isoformat() and rest["next_cursor"] is None
+    assert [i["passage_version_id"] for i in first["items"] + rest["items"]] == [pv.pk for pv in registry.pvs()]
+
+    block_lift(actor=approver, switch_id=switch.pk, reason="checked")
+    during = api.get("/passages", as_of=after_block.isoformat()).json()
+    assert {i["source_id"] for i in during["items"]} == {registry.sources[1].pk}, "the lift does not rewrite the past"
+
+
+def test_as_of_before_history_is_refused_naming_when_it_starts(api, registry):
+    start = timezone.now() - timedelta(hours=1)
+    HistoryStart.objects.create(pk=1, complete_from=start)
+    response = api.get("/passages", as_of=(start - timedelta(minutes=5)).isoformat())
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["field"] == "as_of" and start.isoformat() in error["message"]
+    assert api.get("/passages", as_of=start.isoformat()).status_code == 200
+    assert api.get("/passages", as_of="2026-03-03T09:00:00").status_code == 400, "a time without offset is ambiguous"
+    assert api.get("/passages", as_of=(timezone.now() + timedelta(days=1)).isoformat()).status_code == 400
+    assert api.get("/passages", as_of=start.isoformat(), changed_since=start.isoformat()).status_code == 400
+
+
+def test_command_as_of(registry, editor):
+    before = timezone.now()
+    block_apply(actor=editor, target="domain", domain="example.org", reason="incident")
+    out = StringIO()
+    call_command("export_passages", "--as-of", before.isoformat(), stdout=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert {i["source_id"] for i in lines if i["type"] == "passage"} == {s.pk for s in registry.sources}
+    out = StringIO()
+    call_command("export_passages", stdout=out)
+    assert {json.loads(line).get("source_id") for line in out.getvalue().splitlines()} - {None} == {registry.sources[0].pk}
+    HistoryStart.objects.create(pk=1, complete_from=before)
+    with pytest.raises(CommandError, match="history is complete from"):
+        call_command("export_passages", "--as-of", (before - timedelta(seconds=1)).isoformat(), stdout=StringIO())
