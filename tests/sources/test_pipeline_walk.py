@@ -71,14 +71,15 @@ def test_content_change_yields_exactly_the_changed_passages(shop, editor, approv
     first.refresh_from_db()
     assert first.is_active, "the previous version stays active until a new one is approved"
 
-    # A, B, A: the third fetch makes a third version that re-uses the first one's passages.
+    # A, B, A: the live page is back to the active version (issue 20): no third version, nothing to
+    # approve, "live page changed" no longer holds; the fetch is recorded against the active version.
     shop.state.change()
     source_refetch(actor=editor, source_id=source.pk)
     run_jobs()
-    third = SourceVersion.objects.filter(source=source).order_by("-number").first()
-    assert third.number == 3
-    assert third.content_hash == first.content_hash
-    assert set(third.members.values_list("passage_version_id", flat=True)) == set(first.members.values_list("passage_version_id", flat=True))
+    assert SourceVersion.objects.filter(source=source).order_by("-number").first().number == 2
+    assert FetchResult.objects.filter(source=source).order_by("-fetched_at", "-id").first().version_id == first.pk
+    source.refresh_from_db()
+    assert not source.live_page_changed
 
 
 def test_jobs_are_idempotent(shop, editor, run_jobs):
