@@ -30,7 +30,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-BASELINE = "5938a95"  # main when issue 24 began: the code of the issue's measurements
+BASELINE = "5938a95"  # main when issue 24 began, before any of its speed work (later main commits: see bench/README.md)
 SECTION = "builtin_speed"
 GOALS = {"HealthVer dev": 2000, "WiCE dev": 200}
 # Per-passage and per-claim caches, by module and name (names missing in one revision are skipped).

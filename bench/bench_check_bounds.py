@@ -45,7 +45,7 @@ def main() -> None:
     from django.conf import settings
     from django.test import Client
 
-    from citecheck import citations as checker
+    from citecheck import citation_check as checker
 
     client = Client()
 

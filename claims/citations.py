@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citecheck import citations as checker
+from citecheck import citation_check as checker
 from citecheck.errors import InvalidInput, NotFound, PermissionRefused
 from claims.limits import check_limits_check
 from sources.models import PassageVersion

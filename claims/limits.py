@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
-from citecheck import citations as checker
+from citecheck import citation_check as checker
 from citecheck.claim_extraction import extract_claims
 from citecheck.errors import InvalidInput, TooLarge
 

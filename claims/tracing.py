@@ -360,7 +360,10 @@ class _Context:
             which = "This passage" if passage.is_blocked else ("The source" if source.is_blocked else f"The domain {source.domain}")
             changes.append({"kind": "blocked", "message": f"{which} is blocked: {entry['passage_version']['blocked_reason'] or 'no reason recorded'}"})
         if not entry["passage_version"]["is_active_version"]:
-            changes.append({"kind": "not_active", "message": "This text is no longer in the source's active version."})
+            if any(r["source_version__activated_at"] is not None for r in self.memberships.get(pv.pk, [])):
+                changes.append({"kind": "not_active", "message": "This text is no longer in the source's active version."})
+            else:  # never approved: "no longer" would be false
+                changes.append({"kind": "not_active", "message": "This text is not approved yet: no version of the source that holds it has been activated."})
         active = self.active_text.get(passage.pk)
         if active is not None and active[0] != pv.pk:
             changes.append({"kind": "newer_text",

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
-from claims.models import Citation
+from claims.models import Answer, Citation
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
 from dispatch.selectors import status_of
 from reviews.models import Approval, ApprovalDecision, AuditLog, BlockSwitch, TestPair, TestResult, TestRun, TestRunStatus
@@ -97,6 +97,7 @@ class VersionRow:
     approvals: list[Approval]
     rejections: list[Approval]
     needed: int
+    back_to: int | None = None  # an earlier version with the same content: "the live page is back to version N"
 
 
 @dataclass
@@ -142,6 +143,12 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
         .order_by("-number")
     )
     versions = [_version_row(v) for v in versions_qs[:VERSIONS_SHOWN]]
+    first_with: dict[str, int] = dict(
+        SourceVersion.objects.filter(source=source).order_by("-number").values_list("content_hash", "number")
+    )  # ordered newest first, so each hash keeps its earliest number
+    for row in versions:
+        earlier = first_with.get(row.version.content_hash)
+        row.back_to = earlier if earlier is not None and earlier < row.version.number else None
     active = next((row.version for row in versions if row.version.is_active), None)
     if active is None:
         active = SourceVersion.objects.defer("body_compressed").filter(source=source, is_active=True).first()
@@ -265,4 +272,21 @@ def work_batch(*, kind: str, ids: list[int], since: Any) -> dict[str, Any]:
         "revision": revision, "running": unfinished > 0, "failed": bool(failures), "message": message,
         "counts": {str(WorkStatus(s).label): n for s, n in counts.items()}, "total": len(ids), "not_requested": waiting,
         "failures": failures, "done": counts[WorkStatus.DONE],
+    }
+
+
+def answer_status(*, answer_id: int) -> dict[str, Any] | None:
+    """The live state of an answer for its trace page's poller: a revision that changes when its
+    state, wording, verification time or verification work change (two queries)."""
+    answer = Answer.objects.filter(pk=answer_id).values("state", "state_wording", "verified_at", "needs_reverification").first()
+    if answer is None:
+        return None
+    row = WorkRequest.objects.filter(dedupe_key=f"verify:{answer_id}").order_by("-id").first()
+    work = status_of(row) if row is not None else None
+    running = work is not None and work["state"] in ("queued", "running", "delayed")
+    state = [answer["state"], answer["state_wording"], str(answer["verified_at"]), answer["needs_reverification"],
+             (work or {}).get("work_request_id"), (work or {}).get("state")]
+    return {
+        "revision": hashlib.sha256(repr(state).encode()).hexdigest()[:16], "running": running, "failed": bool(work and work["state"] == "failed"),
+        "message": work["message"] if work and running else f"State: {answer['state'].replace('_', ' ')}.", "state": answer["state"],
     }

@@ -53,6 +53,7 @@ class DeskAdminSite(CitecheckAdminSite):
             path("sources/source/overview/", view(partial(overview.overview_view, site=self)), name="desk-overview"),
             path("claims/answer/trace/", view(partial(trace.trace_find_view, site=self)), name="desk-trace-find"),
             path("claims/answer/<int:answer_id>/trace/", view(partial(trace.trace_view, site=self)), name="desk-trace"),
+            path("claims/answer/<int:answer_id>/status.json", view(trace.trace_status), name="desk-answer-status"),
         ]
         return desk + super().get_urls()
 

@@ -10,6 +10,10 @@ from django.utils import timezone
 from dispatch.models import WorkRequest, WorkStatus
 
 DELAYED_MESSAGE = "Saved. Checking is delayed: the job queue is not reachable; it will run when it is back."
+# The same fact in the words of the work that waits, by job.
+DELAYED_MESSAGES = {
+    "claims.verify_answer": "Saved. Verification is delayed: the job queue is not reachable; it will run when it is back.",
+}
 
 # The work a page or the API asks about, by kind of object: the dedupe key its service uses.
 KEYS = {
@@ -68,7 +72,7 @@ def status_of(row: WorkRequest) -> dict[str, Any]:
 def _describe(row: WorkRequest) -> tuple[str, str]:
     if row.status == WorkStatus.PENDING:
         if row.send_error:
-            return "delayed", DELAYED_MESSAGE
+            return "delayed", DELAYED_MESSAGES.get(row.job, DELAYED_MESSAGE)
         if row.not_before and row.not_before > timezone.now():
             return "queued", f"Queued: {row.message or 'waiting'}; next try at {timezone.localtime(row.not_before):%H:%M:%S}."
         return "queued", "Queued."

@@ -338,4 +338,20 @@ def answer_trace_public(trace: dict[str, Any]) -> dict[str, Any]:
             {"kind": change["kind"], "message": _BLOCKED_CHANGE[change["kind"]]} if change["kind"] in _BLOCKED_CHANGE else change
             for change in entry["changes"]
         ]
+        if entry.get("at_moment"):
+            entry["at_moment"]["blocks"] = [{k: v for k, v in block.items() if k != "reason"} for block in entry["at_moment"]["blocks"]]
     return trace
+
+
+def export_items_public(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Items of the export as of a time as the API gives them: a passage version that was
+    citable then but is blocked now keeps its ids and fields, with `blocked_now: true` and no
+    text, URL or link (blocked text never leaves through the API; the desk's download and
+    `manage.py export_passages --as-of` give the exact replay)."""
+    blocked = blocked_passage_version_ids([item["passage_version_id"] for item in items]) if items else set()
+    if not blocked:
+        return items
+    return [
+        {**item, "text": "", "url": None, "link_html": None, "blocked_now": True} if item["passage_version_id"] in blocked else item
+        for item in items
+    ]

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from citecheck import citations as checker
+from citecheck import citation_check as checker
 from citecheck.claim_extraction import extract_claims, split_compound, strip_citation_markers
 from citecheck.errors import InvalidInput, NotFound
 from citecheck.judges import claim_hash

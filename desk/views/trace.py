@@ -12,15 +12,18 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from citecheck.errors import InvalidInput, NotFound
 from claims.models import Answer, Citation
 from claims.selectors import answer_moments, answer_trace
+from desk.selectors import answer_status
+from dispatch.selectors import work_status
 from sources.models import PassageVersion
 
 ANSWERS_PER_PAGE = 50
@@ -96,8 +99,20 @@ def trace_view(request: HttpRequest, answer_id: int, *, site: admin.AdminSite) -
         "opts": Answer._meta, "page_numbers": range(1, trace["claims_page"]["pages"] + 1),
         "moments": _dates(answer_moments(answer=answer)), "as_of_param": as_of_param, "as_of_error": error,
         "point_in_time": trace.get("point_in_time"),
+        "work": work_status("answer", answer_id), "status": answer_status(answer_id=answer_id) or {},
+        "status_url": reverse("admin:desk-answer-status", args=[answer_id]),
     }
     return TemplateResponse(request, "desk/trace.html", context)
+
+
+def trace_status(request: HttpRequest, answer_id: int) -> JsonResponse:
+    """The answer's live state, polled by its trace page so that it follows re-verification."""
+    if not request.user.has_perm("claims.view_answer"):
+        return JsonResponse({"error": {"code": "permission_denied", "message": "This needs the Viewer role."}}, status=403)
+    status = answer_status(answer_id=answer_id)
+    if status is None:
+        return JsonResponse({"error": {"code": "not_found", "message": "There is no such answer."}}, status=404)
+    return JsonResponse(status)
 
 
 def trace_find_view(request: HttpRequest, *, site: admin.AdminSite) -> HttpResponse:

@@ -7,7 +7,6 @@ import json
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from ninja import Header, Router, Status
 
@@ -15,12 +14,11 @@ from citecheck.errors import InvalidInput, NotFound, ServiceError
 from claims.citations import citations_check
 from claims.models import Answer, Citation
 from claims.selectors import answer_trace
-from claims.services import answer_submit
+from dispatch.selectors import work_status
 from integrations.api.auth import ApiAuth
-from integrations.api.errors import ApiError
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
-from integrations.models import Idempotency, Integration, IntegrationAnswer
 from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids, parse_as_of
+from integrations.services.answers import answer_receive
 from reviews.audit import permission_require
 from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
@@ -39,27 +37,12 @@ def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
     return {
         "answer_id": answer.pk, "url": f"/api/v1/answers/{answer.pk}", "state": answer.state, "citation_check": check,
         "passages": passages, "blocked_passage_version_ids": [p["passage_version_id"] for p in passages if p["state"] == "blocked"],
-        "idempotent_replay": replay,
+        "idempotent_replay": replay, "work": work_status("answer", answer.pk),
     }
 
 
 def _request_hash(payload: AnswerIn) -> str:
     return hashlib.sha256(json.dumps(payload.model_dump(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
-def _earlier(*, user: Any, integration: Integration | None, key: str) -> Idempotency | None:
-    keyed = Idempotency.objects.select_related("answer").filter(key=key)
-    if integration is not None:
-        return keyed.filter(integration=integration).first()
-    return keyed.filter(user=user, integration__isnull=True).first()
-
-
-def _replay(earlier: Idempotency, body_sha256: str) -> Any:
-    if earlier.body_sha256 and earlier.body_sha256 != body_sha256:
-        raise ApiError(422, "idempotency_key_reused",
-                       "This Idempotency-Key was already used with a different request body; use a new key for a new answer.",
-                       "Idempotency-Key")
-    return Status(202, _created(earlier.answer, replay=True))
 
 
 @router.post("/answers", operation_id="submitAnswer", auth=ApiAuth("submit_answers"), response={202: AnswerCreated, 422: ErrorOut, **ERRORS},
@@ -70,32 +53,14 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
     version is accepted and reported as blocked. The same Idempotency-Key (per integration)
     with the same body returns the first answer; with a different body it is a 422."""
 
-    user: Any = request.user
     token = getattr(request, "api_token", None)
-    integration = token.integration if token is not None else None
-    # Refusals are audited in their own transaction: check before the request's transaction opens.
-    permission_require(actor=user, perm="claims.add_answer", action="answer_submit")
-    body_sha256 = _request_hash(payload)
-    if idempotency_key:
-        earlier = _earlier(user=user, integration=integration, key=idempotency_key)
-        if earlier is not None:
-            return _replay(earlier, body_sha256)
     raw = payload.answer if isinstance(payload.answer, str) else json.dumps(payload.answer)
-    ids = payload.passage_version_ids
     try:
-        with transaction.atomic():
-            answer = answer_submit(actor=user, raw_response=raw, passage_version_ids=list(ids), question=payload.question,
-                                   model_name=payload.model, language=payload.language or "en", mode=payload.mode)
-            if integration is not None:
-                IntegrationAnswer.objects.create(answer=answer, integration=integration)
-            if idempotency_key:
-                Idempotency.objects.create(user=user, integration=integration, key=idempotency_key, body_sha256=body_sha256, answer=answer)
-    except IntegrityError:
-        # The same key arrived twice at once: the other request's answer is the one.
-        earlier = _earlier(user=user, integration=integration, key=idempotency_key or "") if idempotency_key else None
-        if earlier is None:
-            raise
-        return _replay(earlier, body_sha256)
+        received = answer_receive(
+            actor=request.user, integration=token.integration if token is not None else None, idempotency_key=idempotency_key,
+            request_sha256=_request_hash(payload), raw_response=raw, passage_version_ids=list(payload.passage_version_ids),
+            question=payload.question, model_name=payload.model, language=payload.language or "en", mode=payload.mode,
+        )
     except ServiceError as exc:
         if exc.field == "sources":  # the service's name for the ids sent
             message = exc.message.replace("sources:", "passage_version_ids:", 1)
@@ -103,7 +68,7 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
                 raise NotFound(message, field="passage_version_ids") from exc
             raise InvalidInput(message, field="passage_version_ids") from exc
         raise
-    return Status(202, _created(answer, replay=False))
+    return Status(202, _created(received.answer, replay=received.replay))
 
 
 def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:
@@ -152,6 +117,7 @@ def answer_detail(request: HttpRequest, answer_id: int) -> Any:
         "report_card": answer_report_public(card, blocked=blocked), "gaps": answer_report_public(list(card.get("gaps") or []), blocked=blocked),
         "cited_text": list(report.get("cited_text") or []), "bibliography": list(report.get("bibliography") or []),
         "citations": citations, "trace_url": f"/api/v1/answers/{answer.pk}/trace",
+        "work": work_status("answer", answer.pk),
     }
 
 

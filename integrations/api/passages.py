@@ -17,7 +17,7 @@ from claims.citations import citations_check
 from integrations.api.auth import ApiAuth, optional_identity
 from integrations.api.errors import ApiError, throttled
 from integrations.api.schemas import CheckCitationsIn, ErrorOut, PassagePage, Strict
-from integrations.selectors import export_changes, export_page, parse_as_of, parse_changed_since
+from integrations.selectors import export_changes, export_items_public, export_page, parse_as_of, parse_changed_since
 from integrations.throttle import client_address, rate_take
 from reviews.audit import permission_require
 
@@ -31,7 +31,8 @@ class PassageQuery(Strict):
     limit: int = Field(200, ge=1, description="Items per page (at most CITECHECK_API_PAGE_MAX, 1000 by default).")
     after: int | None = Field(None, ge=0, le=2**63 - 1, description="Deprecated: the previous API's passage-version id to continue after.")
     as_of: str | None = Field(None, max_length=64, description=(
-        "An ISO 8601 time with offset: the full export exactly as it was at that moment (same fields and paging, plus `as_of`). "
+        "An ISO 8601 time with offset: the full export exactly as it was at that moment (same fields and paging, plus `as_of`); "
+        "a passage version blocked since keeps its ids and fields with `blocked_now: true` and no text, URL or link. "
         "400 when it is before the history is complete (the message says from when)."))
 
 
@@ -61,6 +62,8 @@ def passages(request: HttpRequest, query: Query[PassageQuery]) -> Any:
         else:
             as_of = parse_as_of(query.as_of) if query.as_of and not query.cursor else None
             page = export_page(cursor=query.cursor, limit=query.limit, after=query.after, as_of=as_of)
+            if page.as_of is not None:
+                page.items = export_items_public(page.items)
     body = json.dumps(page.to_json(), ensure_ascii=False).encode()
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     if request.headers.get("If-None-Match") == etag:

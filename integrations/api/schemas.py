@@ -123,6 +123,8 @@ class AnswerCreated(BaseModel):
     passages: list[CitedPassage]
     blocked_passage_version_ids: list[int]
     idempotent_replay: bool
+    work: dict[str, Any] | None = Field(None, description="The state of its verification request (queued / delayed / running / done / failed) and a message; "
+                                        "\"delayed\" says the job queue is not reachable and verification will run when it is back.")
 
 
 class SafeCitation(BaseModel):
@@ -148,6 +150,7 @@ class AnswerOut(BaseModel):
     bibliography: list[dict[str, Any]]
     citations: list[SafeCitation]
     trace_url: str
+    work: dict[str, Any] | None = Field(None, description="The state of its latest verification request, as in POST /answers.")
 
 
 # --- check-citations ----------------------------------------------------------------------------

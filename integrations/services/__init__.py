@@ -1,4 +1,4 @@
-"""Integration services: tokens, the export change feed, webhooks."""
+"""Integration services: answers received (idempotency, ownership), tokens, the export change feed, webhooks."""
 
 from integrations.services.export import export_change_record
 from integrations.services.tokens import token_authenticate, token_create, token_revoke

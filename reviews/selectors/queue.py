@@ -153,6 +153,7 @@ def _versions(filters: QueueFilters) -> QuerySet[SourceVersion]:
         .annotate(
             run_status=Subquery(latest_run.values("status")[:1]),
             run_failed=Subquery(latest_run.values("failed_count")[:1]),
+            run_passed=Subquery(latest_run.values("passed_count")[:1]),
             approvals_so_far=Count("approvals", filter=Q(approvals__decision=ApprovalDecision.APPROVE), distinct=True),
         )
         .exclude(Exists(newer))
@@ -174,7 +175,9 @@ def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
         waived = " (failing pairs waived)" if run_status == TestRunStatus.WAIVED else ""
         items.append(_item(
             v.source, key=item_key(QueueCategory.APPROVAL, v), category=QueueCategory.APPROVAL,
-            title=f"Approve {v.source} — version {v.number}", detail=f"{so_far} of {needed} approvals; golden pairs {run_status}{waived}",
+            title=f"Approve {v.source} — version {v.number}", detail=f"{so_far} of {needed} approvals; " + (
+                f"golden pairs {run_status}{waived}" if (getattr(v, "run_passed", 0) or 0) + (getattr(v, "run_failed", 0) or 0)
+                else "no golden pairs: nothing was tested against this version"),
             url=_source_url(v.source_id, v.number), since=v.created_at))
     return items
 

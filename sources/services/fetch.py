@@ -132,6 +132,17 @@ def _version_for(*, source: Source, fetch: FetchResult, body: bytes) -> SourceVe
     latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
     if latest is not None and latest.content_hash == fetch.content_hash:
         return latest  # unchanged: only the FetchResult is new
+    active = SourceVersion.objects.filter(source=source, is_active=True).first()
+    if active is not None and active.content_hash == fetch.content_hash:
+        # The live page says again what is active (e.g. reverted after a rollback): no new version,
+        # nothing to approve; "live page changed" no longer holds, so what rests on it is verified again.
+        if source.live_page_changed:
+            source.live_page_changed = False
+            Source.objects.filter(pk=source.pk).update(live_page_changed=False)
+            audit_record(actor=None, action="live_page_back", obj=source, to_state=f"v{active.number}",
+                         reason=f"the live page is back to the active version {active.number}")
+            claims_reverify_for_block(source_id=source.pk, reason=f"the live page of {source} is back to the active version {active.number}")
+        return active
     version = SourceVersion.objects.create(
         source=source,
         number=(latest.number + 1) if latest else 1,

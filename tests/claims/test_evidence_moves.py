@@ -14,6 +14,7 @@ from reviews.services import block_apply
 from sources.models import Passage, PassageVersion, SourceVersion
 from sources.selectors import approvals_for_risk
 from sources.services import source_refetch, source_register, source_update, version_activate, version_rollback
+from tests.sources.pageserver import page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,8 +67,7 @@ def test_rollback_then_identical_revert_ends_supported(shop, editor, approver, r
                 pytest.fail(f"after the rollback the trace points at the rolled-back text: {change['message']}")
 
     third = _refetch(shop, source, editor, run_jobs)  # the page is back to £149
-    if third.pk != first.pk and not third.is_active:
-        version_activate(actor=approver, version_id=third.pk, reason="the page is back")
+    assert third.pk == second.pk, "a page equal to the active version makes no version to approve"
     run_jobs()
     final = Answer.objects.get(pk=answer.pk)
     assert final.state == AnswerState.SUPPORTED, (final.state, final.state_wording)
@@ -107,3 +107,41 @@ def test_approvals_shown_are_the_ones_the_service_enforces(shop, editor, approve
     client.force_login(superuser)
     page = client.get(f"/admin/desk/sources/{source.pk}/").content.decode()
     assert f"1 of {version.approvals_required}" in page or f"Approvals: 1 of {version.approvals_required}" in page
+
+
+def test_a_fetch_equal_to_the_active_version_makes_no_version(shop, editor, approver, run_jobs):
+    source = source_register(actor=editor, url=shop.url("/prices"), priority="primary")
+    run_jobs()
+    first = _latest(source)
+    version_activate(actor=approver, version_id=first.pk, reason="prices checked")
+    second = _refetch(shop, source, editor, run_jobs)
+    version_activate(actor=approver, version_id=second.pk, reason="new prices")
+    version_rollback(actor=approver, version_id=first.pk, reason="the new price is a mistake")
+    run_jobs()
+    source.refresh_from_db()
+    assert source.live_page_changed, "v2 is newer than the active v1"
+
+    after = _refetch(shop, source, editor, run_jobs)  # the shop reverts the page to what v1 says
+    source.refresh_from_db()
+    assert after.pk == second.pk, "no new version: the page equals the active version"
+    assert not source.live_page_changed
+    assert source.fetches.order_by("-fetched_at", "-id").first().version_id == first.pk, "the fetch is recorded against v1"
+    assert not review_queue(filters=QueueFilters(category=QueueCategory.APPROVAL)).items or all(
+        f"version {first.number}" not in i.title for i in review_queue(filters=QueueFilters(category=QueueCategory.APPROVAL)).items)
+
+
+def test_a_page_back_to_an_older_version_is_marked_so(editor, approver, run_jobs, client, superuser):
+    page = """<html><head><title>Prices</title></head><body><main><h2 id="t">Tents</h2><p>The Ridge 2 tent costs £{}.</p></main></body></html>"""
+    with page_server() as site:
+        source = source_register(actor=editor, url=site.url("/p"), priority="primary", fetch=False)
+        for n, price in enumerate((149, 169, 179, 149), start=1):
+            site.pages["/p"] = ("text/html", page.format(price).encode())
+            source_refetch(actor=editor, source_id=source.pk)
+            run_jobs()
+            if n <= 2:
+                version_activate(actor=approver, version_id=_latest(source).pk, reason="ok")
+        newest = _latest(source)
+        assert newest.number == 4 and not newest.is_active
+        client.force_login(superuser)
+        html = client.get(f"/admin/desk/sources/{source.pk}/").content.decode()
+    assert "The live page is back to version 1" in html

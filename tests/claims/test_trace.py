@@ -160,3 +160,16 @@ def test_claims_are_paginated_on_the_trace(traced, viewer, client):
     html = client.get(reverse("admin:desk-trace", args=[answer.pk])).content.decode()
     assert "page 1 of 2, 31 claims" in html and 'href="?page=2"' in html
     assert Answer.objects.filter(pk=answer.pk).exists()
+
+
+def test_a_passage_never_approved_is_not_said_to_be_no_longer_active(shop, editor, run_jobs):  # noqa: F811
+    """A cited passage whose source has no approved version yet: the trace says it is not approved
+    yet, not that it 'is no longer' in the active version (there never was one)."""
+    source = source_register(actor=editor, url=shop.url("/delivery"), priority="primary")
+    run_jobs()
+    pv = PassageVersion.objects.filter(passage__source=source, passage__heading_path=EXPRESS).order_by("id").first()
+    answer = answer_submit(actor=editor, raw_response="Express delivery takes 1 to 2 working days [1].", passage_version_ids=[pv.pk], question="How fast?")
+    run_jobs()
+    [claim] = answer_trace(answer_id=answer.pk)["claims"]
+    messages = [c["message"] for c in claim["evidence"][0]["changes"] if c["kind"] == "not_active"]
+    assert messages == ["This text is not approved yet: no version of the source that holds it has been activated."]

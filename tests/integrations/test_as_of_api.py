@@ -27,10 +27,14 @@ def test_as_of_pages_replay_the_moment_before_a_block(api, registry, editor, app
 
     first = api.get("/passages", as_of=before.isoformat(), limit=2).json()
     assert first["as_of"] == before.isoformat()
-    assert first["items"] == live["items"]
+    assert [i["passage_version_id"] for i in first["items"]] == [i["passage_version_id"] for i in live["items"]]
+    # Blocked since: listed as it was, but its text does not leave through the API.
+    for then, was in zip(first["items"], live["items"], strict=True):
+        assert then == {**was, "text": "", "url": None, "link_html": None, "blocked_now": True}
     rest = api.get("/passages", cursor=first["next_cursor"], limit=2).json()
     assert rest["as_of"] == before.isoformat() and rest["next_cursor"] is None
     assert [i["passage_version_id"] for i in first["items"] + rest["items"]] == [pv.pk for pv in registry.pvs()]
+    assert all("blocked_now" not in i and i["text"] for i in rest["items"]), "the other source is not blocked"
 
     block_lift(actor=approver, switch_id=switch.pk, reason="checked")
     during = api.get("/passages", as_of=after_block.isoformat()).json()
@@ -63,3 +67,19 @@ def test_command_as_of(registry, editor):
     HistoryStart.objects.create(pk=1, complete_from=before)
     with pytest.raises(CommandError, match="history is complete from"):
         call_command("export_passages", "--as-of", (before - timedelta(seconds=1)).isoformat(), stdout=StringIO())
+
+
+def test_trace_as_given_through_the_api_keeps_block_reasons_and_blocked_text_in_the_desk(api, registry, editor):
+    pvs = registry.pvs()
+    answer_id = api.post("/answers", {"answer": "Express delivery takes 1 to 2 working days [1].", "passage_version_ids": [pvs[0].pk]}).json()["answer_id"]
+    block_apply(actor=editor, target="source", source_id=registry.sources[0].pk, reason="internal: legal asked us to pull this")
+    given = api.get(f"/answers/{answer_id}/trace", as_of="given").json()
+    entry = given["claims"][0]["evidence"][0]
+    assert entry["at_moment"]["citable"] is True and entry["at_moment"]["blocks"] == []
+    assert entry["passage_version"]["text"] == "", "blocked now: no text through the API"
+    assert given["point_in_time"]["moments"][0]["label"] == "as it was given"
+    later = api.get(f"/answers/{answer_id}/trace", as_of=timezone.now().isoformat()).json()
+    moment = later["claims"][0]["evidence"][0]["at_moment"]
+    assert moment["citable"] is False and moment["blocks"][0]["target"] == "source"
+    assert "reason" not in moment["blocks"][0] and "legal" not in json.dumps(later)
+    assert api.get(f"/answers/{answer_id}/trace", as_of="yesterday").status_code == 400

@@ -85,9 +85,7 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         start, end = match.span()
         if base:
             start, end = start + base, end + base
-        if kind == "ident":
-            toks.append(_Tok(W, _fold(raw), start, end))
-        elif kind == "word":
+        if kind == "word":  # the commonest kind first
             folded = _fold(raw)
             if "-" in folded:
                 # "twelve-month", "six-berth": a number word first is split off; other
@@ -111,8 +109,12 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
                 toks.append(_Tok(NUM, folded, start, end, float(value), is_word_number=True))
             else:
                 toks.append(_Tok(W, folded, start, end))
+        elif kind == "punct":
+            toks.append(_Tok(PUNCT, raw, start, end))
         elif kind == "num":
             toks.append(_Tok(NUM, raw, start, end, _parse_number(raw, lang)))
+        elif kind == "ident":
+            toks.append(_Tok(W, _fold(raw), start, end))
         elif kind == "iso":
             y, m, d = (int(part) for part in raw.split("-"))
             toks.append(_Tok(DATE, raw, start, end, date=(y, m, frozenset({d}))))

@@ -1,7 +1,7 @@
 """manage.py check_citations: check an answer's source numbers and quotes against the sources sent.
 
 No database, Redis or migrations: it only reads two files (or standard input) and calls the
-pure checker in citecheck.citations. Exit code 0 when nothing is flagged, 1 when something
+pure checker in citecheck.citation_check. Exit code 0 when nothing is flagged, 1 when something
 is, 2 for unusable input (one-line reason on standard error).
 """
 
@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand
 
-from citecheck.citations import (
+from citecheck.citation_check import (
     InputError,
     check_answer,
     decode_input,

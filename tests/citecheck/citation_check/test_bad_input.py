@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from citecheck.citations import InputError, check_answer, decode_input, parse_answer, parse_sources
+from citecheck.citation_check import InputError, check_answer, decode_input, parse_answer, parse_sources
 
 from .helpers import json_answer, ollama_stream, openai_stream
 

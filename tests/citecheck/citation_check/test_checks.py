@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from citecheck.citations import (
+from citecheck.citation_check import (
     AnswerFormat,
     AnswerShape,
     QuoteResult,

@@ -1,375 +1,37 @@
-"""The link checker: one GET per hop, redirects followed by hand, SSRF rules at connection level.
-
-This is the only module that talks HTTP to the outside world (aiohttp stays confined here): the
-fetcher, the link checker and the webhook sender (`LinkChecker.post`, `post_url`: no redirects
-followed) all leave through the same guarded connector.
-
-- `LinkChecker` (async context manager) checks one URL (`check`) or a batch
-  (`iter_results`, results as they complete) within one event loop and one connection pool.
-- `check_url`, `check_urls`, `iter_check_urls` are the synchronous entry points; the last one
-  runs the event loop in a background thread so that the caller (e.g. a Django job writing
-  results to the database in bulk) consumes results while the next ones are being fetched.
-- `backoff_delay` and `parse_retry_after` are the retry policy helpers.
-
-Safety: `netguard.classify_url` judges every hop's URL text (and so does the registry's
-`url_rule`, e.g. its blocked domains, before any request to it), and every address actually
-connected to is judged again at connection time: the resolver drops addresses the policy refuses
-(so DNS rebinding cannot slip past: what is checked is what is connected to) and the socket
-factory refuses any address the policy refuses, IP literals included.
-
-Pure module: no Django. Build a config from Django settings with `config_from_settings`.
-"""
+"""One check: `LinkChecker` follows redirects by hand, judging every hop, within per-host limits and gaps."""
 
 from __future__ import annotations
 
 import asyncio
 import builtins
-import dataclasses
-import email.utils
-import enum
-import ipaddress
-import json
 import logging
-import queue
-import random
 import re
-import socket
-import threading
 import time
-from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, NamedTuple, Protocol, TextIO
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from typing import Any, NamedTuple
 
 import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.abc import AbstractResolver
 from yarl import URL
 
-from citecheck.netguard import NetPolicy, address_block_reason, classify_url, url_host
+from citecheck.linkcheck.guard import GuardedResolver, blocked_reason, guarded_socket_factory
+from citecheck.linkcheck.model import (
+    ACCEPT,
+    PERMANENT_REDIRECT_STATUSES,
+    REDIRECT_BODY_LIMIT,
+    REDIRECT_STATUSES,
+    LinkCheckConfig,
+    LinkCheckResult,
+    LinkState,
+    PostResult,
+    RedirectHop,
+)
+from citecheck.linkcheck.retry import parse_retry_after
+from citecheck.netguard import classify_url
 from citecheck.urlnorm import registrable_domain
 
 logger = logging.getLogger(__name__)
-
-USER_AGENT = "Citecheck/0.1 (+link checker)"
-ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf;q=0.9,*/*;q=0.8"
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
-REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-PERMANENT_REDIRECT_STATUSES = frozenset({301, 308})
-# A redirect response's body is never needed; past this much we drop the connection instead.
-_REDIRECT_BODY_LIMIT = 64 * 1024
-_BLOCK_MARK = "[blocked]"
-
-
-class LinkState(enum.StrEnum):
-    """The link states of the product (PRODUCT.md "Link health"); values are the stored strings."""
-
-    OK = "ok"
-    REDIRECT_PERMANENT = "redirect_permanent"
-    REDIRECT_TEMPORARY = "redirect_temporary"
-    NOT_FOUND = "not_found"
-    GONE = "gone"
-    RATE_LIMITED = "rate_limited"
-    SERVER_ERROR = "server_error"
-    CLIENT_ERROR = "client_error"
-    TIMEOUT = "timeout"
-    CONNECTION_ERROR = "connection_error"
-    REDIRECT_LOOP = "redirect_loop"
-    TOO_LARGE = "too_large"
-    BLOCKED = "blocked"
-    INVALID_URL = "invalid_url"
-
-
-# The page answered (possibly after redirects): evidence is usable.
-SUCCESS_STATES = frozenset(
-    {LinkState.OK, LinkState.REDIRECT_PERMANENT, LinkState.REDIRECT_TEMPORARY}
-)
-# The page is missing: suspend the evidence at once.
-# Probably passing: mark "temporarily unverified" and retry with `backoff_delay`.
-TRANSIENT_STATES = frozenset(
-    {LinkState.RATE_LIMITED, LinkState.SERVER_ERROR, LinkState.TIMEOUT, LinkState.CONNECTION_ERROR}
-)
-
-
-class HostLimiter(Protocol):
-    """A limit shared beyond this process (e.g. across every worker, kept in Redis).
-
-    `acquire` waits for a slot to talk to `host` and returns a token (None: no slot could be had
-    within `max_wait` seconds); `release` gives it back. The checker holds a slot per request.
-    """
-
-    async def acquire(self, host: str, *, max_wait: float) -> object | None: ...
-
-    async def release(self, host: str, token: object) -> None: ...
-
-
-@dataclass(frozen=True)
-class LinkCheckConfig:
-    """Limits of one checker. `timeout` is the total deadline of one URL (all hops and the body)."""
-
-    policy: NetPolicy = field(default_factory=NetPolicy)
-    timeout: float = 20.0
-    connect_timeout: float = 10.0
-    read_timeout: float = 10.0
-    max_bytes: int = DEFAULT_MAX_BYTES
-    max_redirects: int = 10
-    concurrency: int = 64
-    host_concurrency: int = 8
-    host_min_gap: float = 0.0
-    # Per-host minimum gap in seconds (DomainPolicy), overriding `host_min_gap`.
-    host_gaps: Mapping[str, float] = field(default_factory=dict)
-    keep_body: bool = False
-    user_agent: str = USER_AGENT
-    # The registry's own rules (e.g. blocked domains), applied like the SSRF rules: to the first
-    # URL and to every redirect target before it is requested. Returns why a URL is refused, or
-    # None. Build one from blocked domains with `blocked_domains_rule`.
-    url_rule: Callable[[str], str | None] | None = None
-    # A fleet-wide per-host limit on top of this checker's own (`host_concurrency`, gaps).
-    shared_limiter: HostLimiter | None = field(default=None, compare=False)
-
-
-def config_from_settings(settings: object, **overrides: Any) -> LinkCheckConfig:
-    """Read the CITECHECK_FETCH_* values from a settings object (e.g. `django.conf.settings`).
-
-    Missing values take the defaults; `overrides` (None values ignored) replace fields.
-    """
-    policy = NetPolicy.build(
-        getattr(settings, "CITECHECK_FETCH_ALLOW_NETWORKS", None) or None,
-        getattr(settings, "CITECHECK_FETCH_ALLOWED_PORTS", None) or None,
-    )
-    config = LinkCheckConfig(
-        policy=policy,
-        timeout=float(getattr(settings, "CITECHECK_FETCH_TIMEOUT", 20.0)),
-        max_bytes=int(getattr(settings, "CITECHECK_FETCH_MAX_BYTES", DEFAULT_MAX_BYTES)),
-        max_redirects=int(getattr(settings, "CITECHECK_FETCH_MAX_REDIRECTS", 10)),
-        concurrency=int(getattr(settings, "CITECHECK_FETCH_CONCURRENCY", 64)),
-        host_concurrency=int(getattr(settings, "CITECHECK_FETCH_HOST_CONCURRENCY", 8)),
-        user_agent=str(getattr(settings, "CITECHECK_FETCH_USER_AGENT", USER_AGENT)),
-    )
-    given = {key: value for key, value in overrides.items() if value is not None}
-    return dataclasses.replace(config, **given) if given else config
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    return True
-
-
-def blocked_domains_rule(blocked: Mapping[str, str]) -> Callable[[str], str | None]:
-    """A `url_rule` refusing every URL whose host or registrable domain is in `blocked`
-    (domain -> the reason it was blocked, may be empty)."""
-
-    names = {name.strip().lower().rstrip("."): reason for name, reason in blocked.items() if name.strip()}
-
-    def rule(url: str) -> str | None:
-        host = url_host(url).strip("[]").lower()
-        try:
-            domain = registrable_domain(url)
-        except ValueError:
-            domain = host
-        # The host, its registrable domain and every parent domain: a block covers subdomains
-        # even where the public-suffix list does not know the suffix.
-        labels = [host] if _is_ip(host) else host.split(".")
-        for name in (host, domain, *(".".join(labels[i:]) for i in range(1, len(labels) - 1))):
-            if name and name in names:
-                reason = names[name]
-                return f"domain {name} is blocked" + (f" ({reason})" if reason else "")
-        return None
-
-    return rule
-
-
-@dataclass(frozen=True)
-class RedirectHop:
-    url: str
-    status: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"url": self.url, "status": self.status}
-
-
-@dataclass
-class LinkCheckResult:
-    """One check attempt. `status_code`/`final_url` belong to the last response received
-    (None when nothing answered); `redirects` lists every redirect response in order."""
-
-    url: str
-    state: LinkState
-    status_code: int | None = None
-    final_url: str | None = None
-    redirects: list[RedirectHop] = field(default_factory=list)
-    content_type: str | None = None
-    bytes: int = 0
-    elapsed_ms: int = 0
-    error: str | None = None
-    # True when `not_found` was inferred from a redirect (soft 404); `error` says why.
-    soft_404: bool = False
-    charset: str | None = None
-    etag: str | None = None
-    last_modified: str | None = None
-    # Seconds the server asked us to wait (Retry-After as seconds or HTTP-date), uncapped.
-    retry_after: float | None = None
-    # The body of the final response, only with `keep_body=True` and a success state.
-    body: builtins.bytes | None = None
-    checked_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-    @property
-    def is_success(self) -> bool:
-        return self.state in SUCCESS_STATES
-
-    @property
-    def is_transient(self) -> bool:
-        return self.state in TRANSIENT_STATES
-
-    def to_json(self) -> dict[str, Any]:
-        """Exactly the `check_url --json` object."""
-        return {
-            "url": self.url,
-            "state": self.state.value,
-            "status_code": self.status_code,
-            "final_url": self.final_url,
-            "redirects": [hop.to_json() for hop in self.redirects],
-            "content_type": self.content_type,
-            "bytes": self.bytes,
-            "elapsed_ms": self.elapsed_ms,
-            "error": self.error,
-        }
-
-
-@dataclass(frozen=True)
-class PostResult:
-    """One POST through the guarded client (webhooks). `status_code` is None when nothing
-    answered or the guard refused before any request; `error` is '' only for a 2xx.
-    The error says what the guard refused, or one of a few fixed phrases: never what a refused
-    or unreachable address answered (a port scanner would read it)."""
-
-    url: str
-    status_code: int | None
-    error: str
-    elapsed_ms: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.status_code is not None and 200 <= self.status_code < 300 and not self.error
-
-
-# --- retry policy -------------------------------------------------------------------------------
-
-
-def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
-    """Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date -> seconds from now (>= 0)."""
-    if value is None:
-        return None
-    text = value.strip()
-    if not text:
-        return None
-    if text.isdigit():
-        return float(int(text))
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
-
-
-def backoff_delay(
-    attempt: int,
-    retry_after: float | None = None,
-    *,
-    base: float = 60.0,
-    cap: float = 3600.0,
-    rng: random.Random | None = None,
-) -> float:
-    """Seconds to wait before retry number `attempt` (1 = first retry).
-
-    Exponential backoff `base * 2**(attempt-1)` with "equal jitter" (a random value between half
-    and all of it), at least the server's Retry-After, and never more than `cap` (a hostile or
-    broken Retry-After of a year is capped too).
-    """
-    if attempt < 1:
-        raise ValueError("attempt starts at 1")
-    exponential = min(cap, base * 2 ** min(attempt - 1, 62))
-    draw = (rng or random).uniform(0.5, 1.0)
-    delay = exponential * draw
-    if retry_after is not None and retry_after > 0:
-        delay = max(delay, retry_after)
-    return min(cap, delay)
-
-
-# --- connection-level safety ----------------------------------------------------------------
-
-
-class BlockedAddressError(OSError):
-    """Raised inside the connector when the policy refuses an address."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"{_BLOCK_MARK} {reason}")
-        self.reason = reason
-
-
-class GuardedResolver(AbstractResolver):
-    """Resolves with `base` and keeps only addresses the policy allows (for this port)."""
-
-    def __init__(self, policy: NetPolicy, base: AbstractResolver | None = None) -> None:
-        self._policy = policy
-        self._base = base or aiohttp.ThreadedResolver()
-
-    async def resolve(
-        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-    ) -> list[ResolveResult]:
-        answers = await self._base.resolve(host, port, family)
-        allowed: list[ResolveResult] = []
-        first_reason = ""
-        for answer in answers:
-            reason = address_block_reason(answer["host"], port, self._policy)
-            if reason is None:
-                allowed.append(answer)
-            elif not first_reason:
-                first_reason = reason
-        if not allowed:
-            raise BlockedAddressError(f"{host} resolves to a refused address: {first_reason}")
-        return allowed
-
-    async def close(self) -> None:
-        await self._base.close()
-
-
-def guarded_socket_factory(policy: NetPolicy) -> Callable[[Any], socket.socket]:
-    """A socket factory for aiohttp that refuses to open a socket to a refused address.
-
-    It sees the exact address about to be connected to, IP literals included.
-    """
-
-    def factory(addr_info: Any) -> socket.socket:
-        family, type_, proto, _, sockaddr = addr_info
-        reason = address_block_reason(sockaddr[0], sockaddr[1], policy)
-        if reason is not None:
-            raise BlockedAddressError(reason)
-        return socket.socket(family=family, type=type_, proto=proto)
-
-    return factory
-
-
-def _blocked_reason(exc: BaseException) -> str | None:
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, BlockedAddressError):
-            return current.reason
-        os_error = getattr(current, "os_error", None)
-        if isinstance(os_error, BlockedAddressError):
-            return os_error.reason
-        current = current.__cause__ or current.__context__
-    text = str(exc)
-    if _BLOCK_MARK in text:
-        return text.split(_BLOCK_MARK, 1)[1].strip()
-    return None
 
 
 # --- one check ------------------------------------------------------------------------------------
@@ -634,14 +296,14 @@ class LinkChecker:
                     if status in REDIRECT_STATUSES or 300 <= status < 400:
                         return done(status, f"HTTP {status}: redirects are not followed")
                     drained = 0
-                    while drained <= _REDIRECT_BODY_LIMIT and (chunk := await response.content.readany()):
+                    while drained <= REDIRECT_BODY_LIMIT and (chunk := await response.content.readany()):
                         drained += len(chunk)
                 finally:
                     response.close()
         except TimeoutError:
             return done(None, f"no answer within {self.config.timeout:g} s")
         except (aiohttp.ClientError, OSError, ValueError) as exc:
-            blocked = _blocked_reason(exc)
+            blocked = blocked_reason(exc)
             if blocked is not None:
                 return done(None, f"refused by the guard: {blocked}")
             return done(None, "could not deliver (no connection or no valid HTTP answer)")
@@ -792,11 +454,11 @@ class LinkChecker:
         return _Final(status, received, b"".join(chunks) if keep else None)
 
     async def _drain_redirect_body(self, response: aiohttp.ClientResponse) -> None:
-        if response.content_length is not None and response.content_length > _REDIRECT_BODY_LIMIT:
+        if response.content_length is not None and response.content_length > REDIRECT_BODY_LIMIT:
             response.close()
             return
         drained = 0
-        while drained <= _REDIRECT_BODY_LIMIT:
+        while drained <= REDIRECT_BODY_LIMIT:
             chunk = await response.content.readany()
             if not chunk:
                 response.release()
@@ -823,7 +485,7 @@ class LinkChecker:
         return attempt.result(state, error, bytes=received, body=body, soft_404=soft_404)
 
     def _failure(self, attempt: _Attempt, exc: BaseException, via: str) -> LinkCheckResult:
-        blocked = _blocked_reason(exc)
+        blocked = blocked_reason(exc)
         if blocked is not None:
             return attempt.result(LinkState.BLOCKED, f"{via}{blocked}")
         if isinstance(exc, aiohttp.InvalidURL):
@@ -930,123 +592,3 @@ class LinkChecker:
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
         return count
-
-
-# --- synchronous entry points ---------------------------------------------------------------------
-
-
-def check_url(url: str, config: LinkCheckConfig | None = None) -> LinkCheckResult:
-    """Check one URL (one attempt) from synchronous code."""
-
-    async def run() -> LinkCheckResult:
-        async with LinkChecker(config) as checker:
-            return await checker.check(url)
-
-    return asyncio.run(run())
-
-
-def post_url(
-    url: str, body: builtins.bytes, headers: Mapping[str, str], config: LinkCheckConfig | None = None,
-    *, resolver: AbstractResolver | None = None,
-) -> PostResult:
-    """One guarded POST from synchronous code (the webhook sender)."""
-
-    async def run() -> PostResult:
-        async with LinkChecker(config, resolver=resolver) as checker:
-            return await checker.post(url, body, headers)
-
-    return asyncio.run(run())
-
-
-def check_urls(
-    urls: Iterable[str],
-    config: LinkCheckConfig | None = None,
-    on_result: Callable[[LinkCheckResult], None] | None = None,
-) -> list[LinkCheckResult]:
-    """Check a batch in one event loop. With `on_result`, each result goes to the callback as it
-    completes (called in the event loop: keep it quick) and the returned list is empty."""
-
-    async def run() -> list[LinkCheckResult]:
-        collected: list[LinkCheckResult] = []
-        async with LinkChecker(config) as checker:
-            await checker.run_batch(urls, collected.append if on_result is None else on_result)
-        return collected
-
-    return asyncio.run(run())
-
-
-class _Failed:
-    def __init__(self, exc: BaseException) -> None:
-        self.exc = exc
-
-
-_DONE = object()
-
-
-def iter_check_urls(
-    urls: Iterable[str], config: LinkCheckConfig | None = None
-) -> Iterator[LinkCheckResult]:
-    """Check a batch in a background event loop; yield results here as they complete.
-
-    Made for callers that do blocking work per result, such as bulk database writes: the loop
-    keeps fetching while the caller writes. Leaving the loop early cancels the remaining checks.
-    """
-    results: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    url_list = list(urls)
-    ready = threading.Event()
-    holder: dict[str, Any] = {}
-
-    async def main() -> None:
-        async with LinkChecker(config) as checker:
-            async for result in checker.iter_results(url_list):
-                results.put(result)
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        task = loop.create_task(main())
-        holder["loop"], holder["task"] = loop, task
-        ready.set()
-        try:
-            loop.run_until_complete(task)
-        except asyncio.CancelledError:
-            pass
-        except BaseException as exc:  # handed to the consumer thread, which re-raises it
-            results.put(_Failed(exc))
-        finally:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-            results.put(_DONE)
-
-    thread = threading.Thread(target=run, name="citecheck-linkcheck", daemon=True)
-    thread.start()
-    ready.wait()
-    try:
-        while True:
-            item = results.get()
-            if item is _DONE:
-                return
-            if isinstance(item, _Failed):
-                raise item.exc
-            yield item
-    finally:
-        loop, task = holder["loop"], holder["task"]
-        if not task.done():
-            loop.call_soon_threadsafe(task.cancel)
-        thread.join()
-
-
-def write_json_lines(
-    urls: Iterable[str], config: LinkCheckConfig, out: TextIO
-) -> Counter[str]:
-    """Check a batch and write one JSON object per line to `out`; return the count per state."""
-    counts: Counter[str] = Counter()
-    dumps = json.dumps
-    write = out.write
-
-    def emit(result: LinkCheckResult) -> None:
-        counts[result.state.value] += 1
-        write(dumps(result.to_json()) + "\n")
-
-    check_urls(urls, config, on_result=emit)
-    out.flush()
-    return counts

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from citecheck.citations import check_answer, parse_sources
+from citecheck.citation_check import check_answer, parse_sources
 from citecheck.text import sentences_with_markers
 
 SOURCES = parse_sources(json.dumps([

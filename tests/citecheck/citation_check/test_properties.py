@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from citecheck.citations import Source, check_answer
+from citecheck.citation_check import Source, check_answer
 from citecheck.text import fold_for_match
 
 from .helpers import json_answer
