@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 import judge_eval as je  # noqa: E402  (bench/ is on sys.path: the script's folder)
 import readme  # noqa: E402
 
-from citecheck.judges import Verdict, cache_key  # noqa: E402
+from citecheck.judges import MemoryCache, Verdict, cache_key  # noqa: E402
 from citecheck.judges.builtin import BuiltinJudge  # noqa: E402
 from citecheck.judges.cascade import CascadeJudge  # noqa: E402
 from citecheck.judges.llm import LLMJudge  # noqa: E402
@@ -48,16 +48,6 @@ SECTION = "llm_judge"
 GOAL_VALIDITY = 0.95
 SEED = 24
 
-
-class DictCache:
-    def __init__(self) -> None:
-        self.data: dict[tuple[str, str, str, str, str], Verdict] = {}
-
-    def get(self, key: tuple[str, str, str, str, str]) -> Verdict | None:
-        return self.data.get(key)
-
-    def set(self, key: tuple[str, str, str, str, str], verdict: Verdict) -> None:
-        self.data[key] = verdict
 
 
 def start_server(model: str) -> tuple[subprocess.Popen[str], str, str]:
@@ -127,7 +117,7 @@ def main() -> None:
 
     proc, base_url, model = start_server(str(model_file))
     try:
-        cache = DictCache()
+        cache = MemoryCache()
         llm = LLMJudge(base_url=base_url, model=model, timeout=args.timeout, max_concurrency=1, cache=cache)
         results: dict[str, dict[str, Any]] = {}
         for name, rows, claims in (("HealthVer dev", healthver, False), ("WiCE dev", wice, True)):

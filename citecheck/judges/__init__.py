@@ -25,6 +25,7 @@ __all__ = [
     "STATUSES",
     "Judge",
     "JudgeCache",
+    "MemoryCache",
     "Verdict",
     "cache_key",
     "claim_hash",
@@ -106,6 +107,19 @@ class JudgeCache(Protocol):
     def get(self, key: tuple[str, str, str, str, str]) -> Verdict | None: ...
 
     def set(self, key: tuple[str, str, str, str, str], verdict: Verdict) -> None: ...
+
+
+class MemoryCache:
+    """A `JudgeCache` in a dict, for one process's run (the command line, benches, tests)."""
+
+    def __init__(self) -> None:
+        self.data: dict[tuple[str, str, str, str, str], Verdict] = {}
+
+    def get(self, key: tuple[str, str, str, str, str]) -> Verdict | None:
+        return self.data.get(key)
+
+    def set(self, key: tuple[str, str, str, str, str], verdict: Verdict) -> None:
+        self.data[key] = verdict
 
 
 def claim_hash(claim: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from citecheck.judges import Verdict, cache_key
+from citecheck.judges import MemoryCache, cache_key
 from citecheck.judges.factory import get_judge
 from citecheck.judges.llm import PROMPT_VERSION, SYSTEM_PROMPT, LLMJudge
 from tests.citecheck.judges.openai_server import OpenAIServer, Reply, completion, verdict_reply
@@ -169,20 +169,10 @@ def test_span_quoting_escaped_delimiter_text_maps_back_to_the_page(llm_server: O
     assert verdict.status == "supported" and verdict.span == passage
 
 
-class DictCache:
-    def __init__(self) -> None:
-        self.data: dict[tuple[str, str, str, str, str], Verdict] = {}
-
-    def get(self, key: tuple[str, str, str, str, str]) -> Verdict | None:
-        return self.data.get(key)
-
-    def set(self, key: tuple[str, str, str, str, str], verdict: Verdict) -> None:
-        self.data[key] = verdict
-
 
 def test_cache_hit_makes_no_second_request(llm_server: OpenAIServer) -> None:
     llm_server.script = [verdict_reply("supported", SPAN)]
-    cache = DictCache()
+    cache = MemoryCache()
     judge = make_judge(llm_server, cache=cache)
     first = judge.judge("Standard delivery takes 3 to 5 working days.", PASSAGE)
     second = judge.judge("Standard delivery takes 3 to 5 working days.", PASSAGE)
@@ -197,7 +187,7 @@ def test_cache_hit_makes_no_second_request(llm_server: OpenAIServer) -> None:
 
 def test_unavailable_is_not_cached(llm_server: OpenAIServer) -> None:
     llm_server.script = [completion("nope"), verdict_reply("supported", SPAN)]
-    cache = DictCache()
+    cache = MemoryCache()
     judge = make_judge(llm_server, cache=cache, max_format_retries=0)
     assert judge.judge("Standard delivery takes 3 to 5 days.", PASSAGE).status == "unavailable"
     assert judge.judge("Standard delivery takes 3 to 5 days.", PASSAGE).status == "supported"
