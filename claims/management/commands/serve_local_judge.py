@@ -9,13 +9,13 @@ interrupted (Ctrl-C or SIGTERM). No database or Redis is needed.
 from __future__ import annotations
 
 import signal
-import threading
 from argparse import ArgumentParser
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from citecheck.judges.local_server import LocalServerUnavailable, bundled_smollm2, local_server_start
+from citecheck.stopping import StopRequest
 
 
 class Command(BaseCommand):
@@ -43,10 +43,10 @@ class Command(BaseCommand):
         self.stdout.write(f"CITECHECK_JUDGE_MODEL={server.model}")
         self.stdout.write("CITECHECK_JUDGE=openai   (or cascade: the built-in judge first, this model where it is unsure)")
         self.stdout.flush()
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        stop = StopRequest()
+        signal.signal(signal.SIGTERM, stop.request)
         try:
-            while not stop.wait(3600):
+            while not stop.wait(0.5):
                 pass
         except KeyboardInterrupt:
             pass

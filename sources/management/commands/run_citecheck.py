@@ -15,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from citecheck.stopping import StopRequest
 from citecheck_site.embedded_redis import die_with_parent
 from citecheck_site.preflight import preflight_problems
 from sources.demo.loader import DEMO_HOST
@@ -66,7 +66,7 @@ class Supervisor:
             child.wait()
 
 
-def _wait_serving(host: str, port: int, *, stop: threading.Event, children: list[subprocess.Popen[bytes]]) -> bool:
+def _wait_serving(host: str, port: int, *, stop: StopRequest, children: list[subprocess.Popen[bytes]]) -> bool:
     """Wait until the web answers an HTTP request (gunicorn's master accepts connections before
     its workers can answer them); False if asked to stop or a child died first."""
     while not stop.is_set() and all(child.poll() is None for child in children):
@@ -139,10 +139,10 @@ class Command(BaseCommand):
             allowed = [n for n in settings.CITECHECK_FETCH_ALLOW_NETWORKS if n] + [f"{DEMO_HOST}/32"]
             env["CITECHECK_FETCH_ALLOW_NETWORKS"] = ",".join(allowed)
             self.stdout.write(f"demo shop at http://{DEMO_HOST}:{port}/")
-        stop = threading.Event()
+        stop = StopRequest()
         # Installed before the first child starts, so no child can outlive an early Ctrl-C.
-        signal.signal(signal.SIGINT, lambda *_: stop.set())
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, stop.request)
+        signal.signal(signal.SIGTERM, stop.request)
         manage = [sys.executable, "manage.py"]
         web_url = f"http://127.0.0.1:{options['port']}/admin/"
         supervisor = Supervisor()
