@@ -35,7 +35,7 @@ from claims.services import answer_submit
 from claims.services.verify import answer_verify
 from claims.tracing import answer_trace
 from integrations.selectors import export_page
-from reviews.models import Approval, ApprovalDecision, BlockSwitch, SiteSwitch, TestRun, TestRunStatus
+from reviews.models import Approval, ApprovalDecision, BlockSwitch, SiteSwitch, SwitchPeriod, TestRun, TestRunStatus
 from reviews.selectors.queue import TROUBLED_STATES, QueueCategory, QueueFilters, pending_grace, review_queue
 from reviews.services import block_apply, block_lift, site_switch_set
 from sources.models import (
@@ -367,7 +367,9 @@ class _Fresh(EvidenceDesk):
 
 
 def _wipe() -> None:
-    for model in (Answer, BlockSwitch, SiteSwitch, DomainPolicy, Source):
+    # The switches' history goes with the switches (an open period of a switch that no longer exists
+    # would stand in the way of the next sequence's first flip).
+    for model in (Answer, BlockSwitch, SiteSwitch, SwitchPeriod, DomainPolicy, Source):
         model.objects.all().delete()
 
 
