@@ -155,11 +155,22 @@ def test_the_admin_box_is_the_last_thing_printed_before_serving_and_its_password
     run = MakeRun(var, uuid.uuid4().hex)
     try:
         assert run.serving.wait(timeout=240), f"make run never served:\n{run.output()}"
-        wait_for(lambda: run.lines and run.lines[-1].startswith("+-"), timeout=CAP, what="the box's last line")
+        def bottom() -> int | None:
+            lines = list(run.lines)
+            serving = next(n for n, line in enumerate(lines) if "Citecheck is serving at" in line)
+            return next((n for n in range(serving + 1, len(lines)) if lines[n].startswith("+-")), None)
+
+        wait_for(lambda: bottom() is not None, timeout=CAP, what="the box's last line")
         printed = list(run.lines)
-        top = max(n for n, line in enumerate(printed[:-1]) if line.startswith("+-"))
-        box = printed[top:]
+        end = bottom()
+        assert end is not None
+        top = max(n for n in range(end) if printed[n].startswith("+-"))
+        box = printed[top:end + 1]
         assert len(box) >= 4 and all(line.startswith("|") for line in box[1:-1]), box
+        # After the box only the running app speaks (access log, log records, the demo loader):
+        # nothing of the set-up (installer, migrations) comes after it.
+        after = printed[end + 1:]
+        assert all(re.match(r"(\[?\d{4}-\d\d-\d\d |127\.0\.0\.1 - |demo: |embedded Redis)", line) for line in after), after
         fields = dict(re.match(r"\| (admin user|password): +(\S+)", line).groups() for line in box if re.match(r"\| (admin user|password):", line))
         secret = var / "admin_password"
         assert stat.S_IMODE(secret.stat().st_mode) == 0o600, "only the owner may read the password file"
