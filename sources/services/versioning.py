@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from citecheck.extraction import ExtractionResult, PendingExtraction, extract_submit
 from citecheck_site.bulk import rows_update
-from claims.services import reverification_flag
+from claims.services import claims_reverify_for_passages, reverification_flag
 from dispatch.services import DATABASE_ERRORS, work_request_many
 from reviews.audit import audit_record_many
 from sources.models import (
@@ -394,6 +394,12 @@ def _write_plans(plans: list[_Plan]) -> None:
         PassageVersion.objects.filter(pk__in=seen_again).update(last_seen_at=now)
     VersionPassage.objects.bulk_create([member for plan in plans for member in plan.members])
     for plan in plans:
+        version = plan.version
         if plan.flagged:
-            version = plan.version
             reverification_flag(passage_versions=plan.flagged, reason=f"{version.source} v{version.number} changed the page")
+        # A version that replaces one still waiting for review moves evidence too: what that one
+        # made "outdated" (a newer text awaiting review) may be the active text again in this one.
+        active_number = SourceVersion.objects.filter(source_id=version.source_id, is_active=True).values_list("number", flat=True).first() or 0
+        if SourceVersion.objects.filter(source_id=version.source_id, number__gt=active_number, number__lt=version.number).exists():
+            claims_reverify_for_passages(passage_ids=Passage.objects.filter(source_id=version.source_id).values_list("pk", flat=True),
+                                         reason=f"{version.source} v{version.number} replaces the version waiting for review")

@@ -418,6 +418,13 @@ REGRESSIONS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("approve", {"who": "approver", "newest": True}),
         ("risk_changes", {"risk": "normal", "who": "approver2"}),
     ],
+    # Found by the long run on PostgreSQL: the page changes twice, the second time back to the
+    # active text; the answer must not stay "outdated".
+    "page_back_to_the_active_text": [
+        ("answer_arrives", {"active_text": False, "claim": "The Summit sleeping bag costs £89 [1]."}),
+        ("page_changes_and_is_fetched", {"edition": 2}),
+        ("page_changes_and_is_fetched", {"edition": 1}),
+    ],
 }
 
 
