@@ -196,6 +196,7 @@ class _Locked(NamedTuple):
     base_id: int | None  # the version it is diffed against
     base_active: bool | None
     has_passages: bool  # whether its source has any passages yet
+    replaces_candidate: bool  # a version newer than the active one waits for review before it
 
 
 def _locked_versions(version_ids: list[int]) -> list[_Locked]:
@@ -211,11 +212,15 @@ def _locked_versions(version_ids: list[int]) -> list[_Locked]:
             base_id=Subquery(base.values("pk")[:1]),
             base_active=Subquery(base.values("is_active")[:1]),
             has_passages=Exists(Passage.objects.filter(source=OuterRef("source_id"))),
+            replaces_candidate=Exists(SourceVersion.objects.filter(
+                source=OuterRef("source_id"), number__lt=OuterRef("number"), is_active=False,
+                number__gt=Subquery(SourceVersion.objects.filter(source=OuterRef(OuterRef("source_id")), is_active=True).values("number")[:1]),
+            )),
         )
         .filter(pk__in=version_ids)
         .order_by("pk")
     )
-    return [_Locked(version, version.base_id, version.base_active, version.has_passages) for version in found]
+    return [_Locked(version, version.base_id, version.base_active, version.has_passages, version.replaces_candidate) for version in found]
 
 
 def _extraction_store(version_id: int, result: ExtractionResult) -> SourceVersion:
@@ -251,11 +256,12 @@ def _extraction_store_many(items: list[tuple[int, ExtractionResult]]) -> dict[in
         stored = {row.version.pk: row.version for row in locked}
         plans: list[_Plan] = []
         audits: list[Any] = []
-        for version, base_id, base_active, has_passages in locked:
+        for version, base_id, base_active, has_passages, replaces_candidate in locked:
             if version.extraction_status != ExtractionStatus.PENDING:
                 continue
             result = results[version.pk]
             plan = _plan_passages(version=version, passages=result.passages, base_id=base_id, known=has_passages)
+            plan.replaces_candidate = bool(replaces_candidate)
             plans.append(plan)
             version.extraction_status = ExtractionStatus.OK
             version.extraction = _extraction_metadata(result)
@@ -301,6 +307,7 @@ class _Plan:
     seen_again: list[PassageVersion]
     members: list[VersionPassage]
     flagged: list[PassageVersion]
+    replaces_candidate: bool = False
 
 
 def _plan_passages(*, version: SourceVersion, passages: list[Any], base_id: int | None, known: bool) -> _Plan:
@@ -397,9 +404,9 @@ def _write_plans(plans: list[_Plan]) -> None:
         version = plan.version
         if plan.flagged:
             reverification_flag(passage_versions=plan.flagged, reason=f"{version.source} v{version.number} changed the page")
-        # A version that replaces one still waiting for review moves evidence too: what that one
-        # made "outdated" (a newer text awaiting review) may be the active text again in this one.
-        active_number = SourceVersion.objects.filter(source_id=version.source_id, is_active=True).values_list("number", flat=True).first() or 0
-        if SourceVersion.objects.filter(source_id=version.source_id, number__gt=active_number, number__lt=version.number).exists():
-            claims_reverify_for_passages(passage_ids=Passage.objects.filter(source_id=version.source_id).values_list("pk", flat=True),
-                                         reason=f"{version.source} v{version.number} replaces the version waiting for review")
+    # A version that replaces one still waiting for review moves evidence too: what that one made
+    # "outdated" (a newer text awaiting review) may be the active text again in this one.
+    replacing = {plan.version.source_id for plan in plans if plan.replaces_candidate}
+    if replacing:
+        claims_reverify_for_passages(passage_ids=Passage.objects.filter(source_id__in=replacing).values_list("pk", flat=True),
+                                     reason="a new version replaces the one waiting for review")
