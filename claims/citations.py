@@ -8,26 +8,33 @@ from typing import Any
 from citecheck import citation_check as checker
 from citecheck.errors import InvalidInput, NotFound, PermissionRefused
 from claims.limits import check_limits_check
-from sources.models import PassageVersion
-from sources.selectors import DomainRules, passage_usabilities, safe_link
+from sources.selectors import CitedEvidence, cited_evidence, safe_link
 
 
-def _registry_sources(ids: list[int], rules: DomainRules) -> tuple[list[checker.Source], list[PassageVersion], dict[int, str]]:
-    if any(i < 1 or i > 2**63 - 1 for i in ids):
-        raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
-    found = {pv.pk: pv for pv in PassageVersion.objects.filter(pk__in=ids).select_related("passage__source")}
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise NotFound(f"unknown passage-version id(s): {', '.join(map(str, missing))}", field="sources")
-    ordered = [found[i] for i in ids]
-    states = passage_usabilities(list(found.values()), rules=rules)
+def _registry_sources(evidence: CitedEvidence) -> list[checker.Source]:
     # A blocked passage is reported as blocked; its text is never matched or shown.
-    sources = [
-        checker.Source(number=n, text="", title="", url="", id=str(pv.pk)) if states[pv.pk] == "blocked"
+    return [
+        checker.Source(number=n, text="", title="", url="", id=str(pv.pk)) if evidence.states[pv.pk] == "blocked"
         else checker.Source(number=n, text=pv.text, title=pv.passage.source.title, url=pv.passage.source.canonical_url, id=str(pv.pk))
-        for n, pv in enumerate(ordered, start=1)
+        for n, pv in enumerate(evidence.ordered, start=1)
     ]
-    return sources, ordered, states
+
+
+def registry_report(*, evidence: CitedEvidence, answer: str) -> dict[str, Any]:
+    """The check of `answer` against registered passage versions already read (`cited_evidence`,
+    none missing): the checker's report plus, per source number, its passage's state and safe
+    link. No query. Raises InvalidInput naming the field when the answer cannot be read."""
+    known = {pv.passage.source.canonical_url for pv in evidence.ordered if evidence.states[pv.pk] != "blocked"}
+    try:
+        report = checker.check_answer(_registry_sources(evidence), answer, known_urls=known).to_json()
+    except checker.InputError as exc:
+        raise InvalidInput(f"{exc.field}: {exc.reason}", field=exc.field) from exc
+    report["registry"] = [
+        {"source": n, "passage_version": pv.pk, "state": evidence.states[pv.pk],
+         "link": None if evidence.states[pv.pk] == "blocked" else safe_link(pv, rules=evidence.rules)}
+        for n, pv in enumerate(evidence.ordered, start=1)
+    ]
+    return report
 
 
 def citations_check(*, sources: Any, answer: str, registry_access: bool = True) -> dict[str, Any]:
@@ -39,29 +46,22 @@ def citations_check(*, sources: Any, answer: str, registry_access: bool = True) 
     if not isinstance(answer, str) or not answer.strip():
         raise InvalidInput("answer: give the model's response as a string", field="answer")
     check_limits_check(sources=sources, answer=answer)
-    passage_versions: list[PassageVersion] = []
-    states: dict[int, str] = {}
-    rules = DomainRules.load()
+    if isinstance(sources, list) and sources and all(isinstance(i, int) and not isinstance(i, bool) for i in sources):
+        if not registry_access:
+            raise PermissionRefused("Passage-version ids as sources need a login with read permission; send the sources' text instead.", field="sources")
+        if any(i < 1 or i > 2**63 - 1 for i in sources):
+            raise InvalidInput("sources: passage-version ids are positive 64-bit integers", field="sources")
+        evidence = cited_evidence(sources)
+        if evidence.missing:
+            raise NotFound(f"unknown passage-version id(s): {', '.join(map(str, evidence.missing))}", field="sources")
+        return registry_report(evidence=evidence, answer=answer)
     try:
-        if isinstance(sources, list) and sources and all(isinstance(i, int) and not isinstance(i, bool) for i in sources):
-            if not registry_access:
-                raise PermissionRefused("Passage-version ids as sources need a login with read permission; send the sources' text instead.", field="sources")
-            parsed, passage_versions, states = _registry_sources(sources, rules)
-        elif isinstance(sources, str):
+        if isinstance(sources, str):
             parsed = checker.parse_sources(sources)
         elif isinstance(sources, list):
             parsed = checker.parse_sources(json.dumps(sources))
         else:
             raise InvalidInput("sources: give text, a JSON array, or a list of passage-version ids", field="sources")
-        known: set[str] = set()
-        if registry_access:
-            known = {pv.passage.source.canonical_url for pv in passage_versions if states[pv.pk] != "blocked"}
-        report = checker.check_answer(parsed, answer, known_urls=known).to_json()
+        return checker.check_answer(parsed, answer).to_json()
     except checker.InputError as exc:
         raise InvalidInput(f"{exc.field}: {exc.reason}", field=exc.field) from exc
-    if passage_versions:
-        report["registry"] = [
-            {"source": n, "passage_version": pv.pk, "state": states[pv.pk], "link": None if states[pv.pk] == "blocked" else safe_link(pv, rules=rules)}
-            for n, pv in enumerate(passage_versions, start=1)
-        ]
-    return report

@@ -63,15 +63,25 @@ def work_request(
     queue: str = "default",
     dedupe_key: str = "",
     not_before: datetime | None = None,
+    key_free: bool = False,
 ) -> WorkRequest:
     """Ask for background work; it is sent to RQ only if the surrounding transaction commits.
 
     With a `dedupe_key`, an unfinished request with the same key is returned instead of a new
-    one, so a due check or a re-judgement is never queued twice.
+    one, so a due check or a re-judgement is never queued twice. `key_free`: the caller knows
+    no request can hold the key yet (it names an object created in this transaction), so the
+    row is inserted without the savepoint that catches a duplicate.
+
+    The returned row is updated in memory when the post-commit send takes it (status queued).
     """
     resolve_job(job)  # fail now, in the caller's transaction, not in the worker
     if queue not in settings.RQ_QUEUES:
         raise ValueError(f"unknown queue {queue!r}")
+    if key_free:
+        row = WorkRequest.objects.create(job=job, kwargs=kwargs, queue=queue, dedupe_key=dedupe_key, not_before=not_before)
+        if not_before is None or not_before <= timezone.now():
+            transaction.on_commit(lambda: _send_after_commit(row), robust=True)
+        return row
     for _ in range(3):
         try:
             # Inserted first (one query when the key is free, the usual case); the partial unique
@@ -91,8 +101,7 @@ def work_request(
     else:
         raise RuntimeError(f"could not request work for key {dedupe_key!r}: it kept finishing and reappearing")
     if not_before is None or not_before <= timezone.now():
-        queue_name = row.queue
-        transaction.on_commit(lambda: _send_after_commit(row.pk, queue_name), robust=True)
+        transaction.on_commit(lambda: _send_after_commit(row), robust=True)
     return row
 
 
@@ -135,32 +144,40 @@ def work_send(*, work_request_id: int, resend_after: float | None = None, queue:
 
 
 def work_send_many(*, work_request_ids: list[int], resend_after: float | None = None, queue: str | None = None) -> int:
-    """Enqueue pending rows on RQ: one claim, one Redis round trip per queue, one status update.
-    Returns how many were sent; when Redis is away the rows stay pending, with the reason, for
+    """Enqueue pending rows on RQ: one claiming UPDATE, one Redis round trip per queue. Returns
+    how many were sent; when Redis is away the rows go back to pending, with the reason, for
     the relay.
 
-    The send is claimed first with a conditional UPDATE of `last_sent_at`: the post-commit send
-    (`resend_after=None`) only takes rows that were never sent, the relay only rows whose last
-    send attempt is older than `resend_after` seconds, so the two never send a row twice.
-    `queue` is the rows' queue when the caller knows it (it just made them): it is not read back.
+    The send is claimed with a conditional UPDATE that marks the rows queued: the post-commit
+    send (`resend_after=None`) only takes rows that were never sent, the relay only rows whose
+    last send attempt is older than `resend_after` seconds, and a row no longer pending is
+    nobody else's to send, so no row is sent twice. Should this process die between the claim
+    and Redis taking the jobs, `work_recover` finds the queued rows Redis does not know and
+    puts them back to pending. `queue` is the rows' queue when the caller knows it (it just
+    made them): it is not read back.
     """
-    if not work_request_ids:
-        return 0
+    return len(_send(work_request_ids=work_request_ids, resend_after=resend_after, queue=queue)[0])
+
+
+def _send(*, work_request_ids: list[int], resend_after: float | None = None, queue: str | None = None) -> tuple[list[int], datetime]:
+    """`work_send_many`: the ids sent, and the time they were marked queued and sent."""
     now = timezone.now()
+    if not work_request_ids:
+        return [], now
     claim = Q(last_sent_at__isnull=True)
     if resend_after is not None:
         claim |= Q(last_sent_at__lte=now - timedelta(seconds=resend_after))
     count = WorkRequest.objects.filter(claim, pk__in=work_request_ids, status=WorkStatus.PENDING).update(
-        last_sent_at=now, send_attempts=F("send_attempts") + 1
+        status=WorkStatus.QUEUED, enqueued_at=now, last_sent_at=now, send_attempts=F("send_attempts") + 1, send_error=""
     )
     if not count:
-        return 0
+        return [], now
     # In the order asked (the model's default order is newest first): the queue runs them so.
     if queue is not None and count == len(work_request_ids):
         claimed = [(pk, queue) for pk in sorted(work_request_ids)]
     else:  # the rows this call claimed: other senders claim with their own time stamps
         claimed = list(
-            WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.PENDING, last_sent_at=now)
+            WorkRequest.objects.filter(pk__in=work_request_ids, status=WorkStatus.QUEUED, last_sent_at=now)
             .order_by("pk").values_list("pk", "queue")
         )
     by_queue: dict[str, list[int]] = {}
@@ -174,14 +191,12 @@ def work_send_many(*, work_request_ids: list[int], resend_after: float | None = 
     except RedisError as exc:
         reason = f"{type(exc).__name__}: {exc}"[:500]
         unsent = [pk for pk, _ in claimed if pk not in set(sent)]
-        WorkRequest.objects.filter(pk__in=unsent, status=WorkStatus.PENDING).update(send_error=reason)
-        logger.warning("outbox.send_failed", extra={"work_request_ids": unsent[:20], "count": len(unsent), "error": reason})
-    if sent:
-        # Conditional: a worker may already have claimed some of them.
-        WorkRequest.objects.filter(pk__in=sent, status=WorkStatus.PENDING).update(
-            status=WorkStatus.QUEUED, enqueued_at=timezone.now(), send_error=""
+        # Back to the outbox; conditional on this claim (nothing can have run them: Redis never had them).
+        WorkRequest.objects.filter(pk__in=unsent, status=WorkStatus.QUEUED, enqueued_at=now).update(
+            status=WorkStatus.PENDING, enqueued_at=None, send_error=reason
         )
-    return len(sent)
+        logger.warning("outbox.send_failed", extra={"work_request_ids": unsent[:20], "count": len(unsent), "error": reason})
+    return sent, now
 
 
 _gathered_sends: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gathered_sends", default=None)
@@ -207,12 +222,15 @@ def work_sends_gathered() -> Iterator[Callable[[], int]]:
             flush()  # what is left; if the database is away, the relay sends them later
 
 
-def _send_after_commit(pk: int, queue_name: str) -> None:
+def _send_after_commit(row: WorkRequest) -> None:
     gathered = _gathered_sends.get()
     if gathered is not None:
-        gathered.append(pk)
-    else:
-        work_send(work_request_id=pk, queue=queue_name)
+        gathered.append(row.pk)
+        return
+    sent, at = _send(work_request_ids=[row.pk], queue=row.queue)
+    if sent:  # what the row now says, without reading it back
+        row.status, row.enqueued_at, row.last_sent_at, row.send_error = WorkStatus.QUEUED, at, at, ""
+        row.send_attempts += 1
 
 
 def outbox_relay(*, min_age_seconds: float = 2.0, limit: int = 500, recover: bool = True) -> int:

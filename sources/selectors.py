@@ -177,18 +177,29 @@ def passage_usability(passage_version: PassageVersion) -> str:
     return passage_usabilities([passage_version])[passage_version.pk]
 
 
+def in_active_version() -> Exists:
+    """Annotation: the passage version is cited text of its source's active version (what
+    `passage_usabilities` otherwise asks in a query of its own)."""
+    return Exists(VersionPassage.objects.filter(passage_version_id=OuterRef("pk"), source_version__is_active=True, change_kind__in=CITED_KINDS))
+
+
 def passage_usabilities(passage_versions: list[PassageVersion], *, rules: DomainRules | None = None) -> dict[int, str]:
     """`passage_usability` of many passage versions (loaded with passage__source) in at most four
-    queries, whatever their number."""
+    queries, whatever their number; one fewer when they were loaded with the `in_active_version`
+    annotation (`cited_evidence`), and none for rows whose sources' pages did not change and
+    are in their active versions."""
 
     if not passage_versions:
         return {}
     rules = rules or DomainRules.load()
     ids = [pv.pk for pv in passage_versions]
-    in_active = set(
-        VersionPassage.objects.filter(passage_version_id__in=ids, source_version__is_active=True, change_kind__in=CITED_KINDS)
-        .values_list("passage_version_id", flat=True)
-    )
+    if all(hasattr(pv, "in_active_version") for pv in passage_versions):
+        in_active = {pv.pk for pv in passage_versions if getattr(pv, "in_active_version")}  # noqa: B009 - an annotation
+    else:
+        in_active = set(
+            VersionPassage.objects.filter(passage_version_id__in=ids, source_version__is_active=True, change_kind__in=CITED_KINDS)
+            .values_list("passage_version_id", flat=True)
+        )
     changed_sources = {pv.passage.source_id for pv in passage_versions if pv.passage.source.live_page_changed}
     in_latest: set[int] = set()
     if changed_sources:
@@ -223,6 +234,29 @@ def passage_usabilities(passage_versions: list[PassageVersion], *, rules: Domain
         else:
             states[pv.pk] = "active"
     return states
+
+
+@dataclass(frozen=True)
+class CitedEvidence:
+    """The passage versions an answer names, read once for everything that needs them (its claims
+    and citations, the mechanical check, the response): in the order given, each with its state
+    (`passage_usabilities`), and the domain rules that state and the links were judged by."""
+
+    ordered: list[PassageVersion]
+    states: dict[int, str]
+    rules: DomainRules
+    missing: list[int]  # ids given that no passage version has, in the order given
+
+
+def cited_evidence(ids: list[int]) -> CitedEvidence:
+    """Passage versions `ids` with their passages, sources and states, in two queries (the domain
+    rules, the rows with their active-version membership) when their pages did not change."""
+    rules = DomainRules.load()
+    rows = PassageVersion.objects.filter(pk__in=set(ids)).select_related("passage__source").annotate(in_active_version=in_active_version())
+    found: dict[int, PassageVersion] = {pv.pk: pv for pv in rows}
+    missing = [i for i in ids if i not in found]
+    ordered = [found[i] for i in ids if i in found]
+    return CitedEvidence(ordered=ordered, states=passage_usabilities(list(found.values()), rules=rules), rules=rules, missing=missing)
 
 
 LINK_REL = "noopener noreferrer nofollow"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +23,7 @@ from dispatch.models import WorkRequest, WorkStatus
 from dispatch.services import work_request, work_send
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from sources.models import PassageVersion
+from sources.selectors import CitedEvidence, cited_evidence
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +80,15 @@ def _atomic_claims(claim: Any) -> list[tuple[str, tuple[int, ...]]]:
     return atomic
 
 
+@dataclass(frozen=True)
+class SubmittedAnswer:
+    """An answer as `answer_record` stored it, with what it read and asked for on the way."""
+
+    answer: Answer
+    evidence: CitedEvidence  # the passage versions sent, with their states when it arrived
+    verification: WorkRequest  # the outbox row asking for its verification (marked queued once sent)
+
+
 def answer_submit(
     *,
     actor: Actor,
@@ -91,16 +102,38 @@ def answer_submit(
     """Store a bot answer exactly as received, with the registered passages that were sent to
     the model, split it into (atomic) claims and citations, check the quotes of a text answer,
     and ask for its verification in `mode` (default: CITECHECK_VERIFICATION_MODE)."""
+    return answer_record(
+        actor=actor, raw_response=raw_response, passage_version_ids=passage_version_ids, question=question,
+        model_name=model_name, language=language, mode=mode,
+    ).answer
+
+
+def answer_record(
+    *,
+    actor: Actor,
+    raw_response: str,
+    passage_version_ids: list[int],
+    question: str = "",
+    model_name: str = "",
+    language: str = "en",
+    mode: str | None = None,
+) -> SubmittedAnswer:
+    """`answer_submit`, returning also the cited passage versions as read (with their states)
+    and the verification's outbox row, so that a caller answering at once (POST /answers) reads
+    nothing again. In a fixed number of queries whatever the number of claims and citations:
+    the domain rules and the cited passage versions (with their states) before the transaction;
+    then the answer, its claims, its citations, its audit row and its outbox row, one INSERT
+    each. Inside a caller's transaction it opens no savepoint."""
 
     permission_require(actor=actor, perm="claims.add_answer", action="answer_submit")
     answer_limits_check(raw_response=raw_response, passage_version_ids=passage_version_ids)
     if not isinstance(passage_version_ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in passage_version_ids):
         raise InvalidInput("sources: give the list of passage-version ids that were sent to the model", field="sources")
     chosen_mode = verification_mode_resolve(mode)
-    found = PassageVersion.objects.in_bulk(passage_version_ids)
-    missing = [i for i in passage_version_ids if i not in found]
-    if missing:
-        raise InvalidInput(f"sources: unknown passage-version id(s) {', '.join(map(str, missing))}", field="sources")
+    evidence = cited_evidence(passage_version_ids)
+    if evidence.missing:
+        raise InvalidInput(f"sources: unknown passage-version id(s) {', '.join(map(str, evidence.missing))}", field="sources")
+    found = {pv.pk: pv for pv in evidence.ordered}
     try:
         parsed = checker.parse_answer(raw_response)
     except checker.InputError as exc:
@@ -108,8 +141,8 @@ def answer_submit(
     extracted = extract_claims(parsed.answer_text)
     # Sentence -> its atomic parts with their citation numbers (before the transaction: an LLM splitter may be slow).
     parts = {c.index: _atomic_claims(c) for c in extracted}
-    quotes = _text_quotes(parsed, [found[i] for i in passage_version_ids]) if not parsed.citations else {}
-    with transaction.atomic():
+    quotes = _text_quotes(parsed, evidence.ordered) if not parsed.citations else {}
+    with transaction.atomic(savepoint=False):
         answer = Answer.objects.create(
             question=question, raw_response=raw_response, answer_text=parsed.answer_text,
             answer_format=str(parsed.answer_format), model_name=model_name[:200], language=(language or "en")[:16],
@@ -124,8 +157,9 @@ def answer_submit(
                 numbers_of[len(rows)] = numbers
                 rows.append(Claim(answer=answer, text=text, text_hash=claim_hash(text), position=len(rows),
                                   needs_citation=c.needs_evidence, sentence=c.text if len(parts[c.index]) > 1 else ""))
-        Claim.objects.bulk_create(rows)
-        claims = list(answer.claims.order_by("position"))
+        claims = Claim.objects.bulk_create(rows)
+        if any(claim.pk is None for claim in claims):  # a database that does not return the new ids
+            claims = list(answer.claims.order_by("position"))
         citations: list[Citation] = []
         if parsed.citations:  # JSON shape: {"source": n, "quote": ...}
             for item in parsed.citations:
@@ -143,8 +177,8 @@ def answer_submit(
                         citations.append(citation)
         Citation.objects.bulk_create(citations)
         audit_record(actor=actor, action="answer_submit", obj=answer, to_state=answer.state, data={"mode": chosen_mode})
-        answer_verify_request(answer=answer)
-    return answer
+        verification = answer_verify_request(answer=answer, new=True)
+    return SubmittedAnswer(answer=answer, evidence=evidence, verification=verification)
 
 
 def _text_quotes(parsed: object, ordered: list[PassageVersion]) -> dict[tuple[int, int], tuple[str, str]]:
@@ -166,10 +200,11 @@ def _citation(claim: Claim, number: int | None, ids: list[int], found: dict[int,
     return Citation(claim=claim, passage_version=pv, source_number=number, quote=quote)
 
 
-def answer_verify_request(*, answer: Answer, now: bool = False) -> WorkRequest:
+def answer_verify_request(*, answer: Answer, now: bool = False, new: bool = False) -> WorkRequest:
     """Queue the verification of an answer (once: a request already waiting is reused). With
-    `now`, a request waiting for its backoff is brought forward."""
-    row = work_request(job="claims.verify_answer", kwargs={"answer_id": answer.pk}, queue="judge", dedupe_key=f"verify:{answer.pk}")
+    `now`, a request waiting for its backoff is brought forward. `new`: the answer was created
+    in this transaction, so no request can hold its key yet (no savepoint to catch one)."""
+    row = work_request(job="claims.verify_answer", kwargs={"answer_id": answer.pk}, queue="judge", dedupe_key=f"verify:{answer.pk}", key_free=new)
     if now and row.status == WorkStatus.PENDING and row.not_before is not None:
         WorkRequest.objects.filter(pk=row.pk, status=WorkStatus.PENDING).update(not_before=None)
         transaction.on_commit(lambda: work_send(work_request_id=row.pk), robust=True)

@@ -11,14 +11,14 @@ from django.http import HttpRequest
 from ninja import Header, Router, Status
 
 from citecheck.errors import InvalidInput, NotFound, ServiceError
-from claims.citations import citations_check
+from claims.citations import citations_check, registry_report
 from claims.models import Answer, Citation
 from claims.selectors import answer_trace
-from dispatch.selectors import work_status
+from dispatch.selectors import status_of, work_status
 from integrations.api.auth import ApiAuth
 from integrations.api.schemas import AnswerCreated, AnswerIn, AnswerOut, ErrorOut
 from integrations.selectors import answer_report_public, answer_trace_public, blocked_passage_version_ids, parse_as_of
-from integrations.services.answers import answer_receive
+from integrations.services.answers import AnswerReceived, answer_receive
 from reviews.audit import permission_require
 from sources.selectors import DomainRules, link_html, passage_usabilities, safe_link
 
@@ -26,10 +26,19 @@ router = Router(tags=["answers"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut}
 
 
-def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
+def _created(received: AnswerReceived) -> dict[str, Any]:
+    """The 202 body: the mechanical citation check, each passage's state, and the verification's
+    work. A new answer's are built from what storing it read and asked for (no query); a
+    replay reads them again."""
+    answer = received.answer
     ids = [i for i in answer.sources_sent if isinstance(i, int)]
+    submitted = received.submitted
+    check: dict[str, Any] = {}
     try:
-        check = citations_check(sources=ids, answer=answer.raw_response, registry_access=True) if ids else {}
+        if submitted is not None:
+            check = registry_report(evidence=submitted.evidence, answer=answer.raw_response) if ids else {}
+        elif ids:
+            check = citations_check(sources=ids, answer=answer.raw_response, registry_access=True)
     except ServiceError as exc:
         check = {"error": {"code": exc.code, "message": exc.message, "field": exc.field}}
     states = {entry["source"]: entry["state"] for entry in check.get("registry", [])}
@@ -37,7 +46,8 @@ def _created(answer: Any, *, replay: bool) -> dict[str, Any]:
     return {
         "answer_id": answer.pk, "url": f"/api/v1/answers/{answer.pk}", "state": answer.state, "citation_check": check,
         "passages": passages, "blocked_passage_version_ids": [p["passage_version_id"] for p in passages if p["state"] == "blocked"],
-        "idempotent_replay": replay, "work": work_status("answer", answer.pk),
+        "idempotent_replay": received.replay,
+        "work": status_of(submitted.verification) if submitted is not None else work_status("answer", answer.pk),
     }
 
 
@@ -68,7 +78,7 @@ def answers_create(request: HttpRequest, payload: AnswerIn, idempotency_key: str
                 raise NotFound(message, field="passage_version_ids") from exc
             raise InvalidInput(message, field="passage_version_ids") from exc
         raise
-    return Status(202, _created(received.answer, replay=received.replay))
+    return Status(202, _created(received))
 
 
 def _answer(request: HttpRequest, answer_id: int, action: str) -> Any:

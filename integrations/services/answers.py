@@ -7,9 +7,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from citecheck.errors import IdempotencyKeyReused
+from citecheck.errors import IdempotencyKeyReused, ServiceError
 from claims.models import Answer
-from claims.services import answer_submit
+from claims.services.answers import SubmittedAnswer, answer_record
 from integrations.models import Idempotency, Integration, IntegrationAnswer
 from reviews.audit import Actor, permission_require, user_or_none
 
@@ -18,6 +18,7 @@ from reviews.audit import Actor, permission_require, user_or_none
 class AnswerReceived:
     answer: Answer
     replay: bool  # True: the key was seen before with the same request; this is the first answer
+    submitted: SubmittedAnswer | None = None  # what storing it read and asked for (None on a replay)
 
 
 def _earlier(*, actor: Actor, integration: Integration | None, key: str) -> Idempotency | None:
@@ -39,28 +40,29 @@ def _replay(earlier: Idempotency, request_sha256: str) -> AnswerReceived:
 def answer_receive(
     *, actor: Actor, integration: Integration | None, idempotency_key: str | None, request_sha256: str, **submit: Any
 ) -> AnswerReceived:
-    """Submit an answer (`claims.services.answer_submit` with `submit`) for `integration`, once per
-    idempotency key: the same key (per integration; per user for a desk session) with the same
-    request gives back the first answer, with another request it is refused (422). The answer,
-    its ownership and its key are written in one transaction; of two requests with one key at
-    once, the second gives back the first's answer."""
+    """Submit an answer (`claims.services.answer_record` with `submit`) for `integration`, once
+    per idempotency key: the same key (per integration; per user for a desk session) with the
+    same request gives back the first answer, with another request it is refused (422). The
+    answer, its ownership and its key are written in one transaction; of two requests with one
+    key at once, the second gives back the first's answer.
+
+    A key is looked up only when it cannot be new: the key's unique constraint refuses the
+    second use (the whole transaction rolls back, then the first answer is read), and a request
+    refused for any other reason looks for an earlier answer under its key before the refusal
+    stands (a key's first answer is given back even when the same request would be refused today)."""
     # Refusals are audited in their own transaction: check before this one opens.
     permission_require(actor=actor, perm="claims.add_answer", action="answer_submit")
-    if idempotency_key:
-        earlier = _earlier(actor=actor, integration=integration, key=idempotency_key)
-        if earlier is not None:
-            return _replay(earlier, request_sha256)
+    user = user_or_none(actor)  # the system itself (actor None) keeps no keys
     try:
         with transaction.atomic():
-            answer = answer_submit(actor=actor, **submit)
+            submitted = answer_record(actor=actor, **submit)
             if integration is not None:
-                IntegrationAnswer.objects.create(answer=answer, integration=integration)
-            user = user_or_none(actor)
-            if idempotency_key and user is not None:  # the system itself (actor None) keeps no keys
-                Idempotency.objects.create(user=user, integration=integration, key=idempotency_key, body_sha256=request_sha256, answer=answer)
-    except IntegrityError:
-        earlier = _earlier(actor=actor, integration=integration, key=idempotency_key) if idempotency_key else None
+                IntegrationAnswer.objects.create(answer=submitted.answer, integration=integration)
+            if user is not None and idempotency_key:
+                Idempotency.objects.create(user=user, integration=integration, key=idempotency_key, body_sha256=request_sha256, answer=submitted.answer)
+    except (IntegrityError, ServiceError):
+        earlier = _earlier(actor=actor, integration=integration, key=idempotency_key) if user is not None and idempotency_key else None
         if earlier is None:
             raise
         return _replay(earlier, request_sha256)
-    return AnswerReceived(answer=answer, replay=False)
+    return AnswerReceived(answer=submitted.answer, replay=False, submitted=submitted)
