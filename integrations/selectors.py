@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import BigIntegerField, Max, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils.dateparse import parse_datetime
 
 from citecheck.errors import InvalidInput
@@ -216,6 +217,27 @@ def _row_object(row: tuple[Any, ...], rules: DomainRules) -> dict[str, Any] | No
     }
 
 
+def _bound(value: int) -> RawSQL:
+    """`value` as a one-row subquery, `(SELECT value)`: PostgreSQL plans the query without knowing
+    it (a default estimate) and uses it as an index bound when the query runs."""
+    return RawSQL("SELECT %s", (value,), output_field=BigIntegerField())
+
+
+def export_rows(*, after: int, as_of: datetime | None = None) -> QuerySet[PassageVersion]:
+    """The passage versions of the full export after the id `after` (citable now, or at `as_of`),
+    not yet ordered or limited.
+
+    The bound is given on both sides of the membership join, since PostgreSQL does not carry
+    `pk > after` across it and would otherwise merge-join the memberships index from its start
+    on every page; and it is given as a subquery (`_bound`), since as two literals the planner
+    multiplies their selectivities as if independent: near the end of the keys (the last ~5% at
+    600,000 passage versions) it then expects fewer rows than a page, and plans to read and sort
+    everything after the cursor (80-90 ms a page instead of 7-11 ms). Planned without the value,
+    the estimate is the same on every page and the plan stays an ordered walk of both indexes
+    from the cursor, stopped by the LIMIT."""
+    return PassageVersion.objects.filter(citable_filter(at=as_of), pk__gt=_bound(after), memberships__passage_version_id__gt=_bound(after))
+
+
 def export_page(*, cursor: str | None, limit: int, after: int | None = None, as_of: datetime | None = None) -> ExportPage:
     """One page of the full export, ordered by passage version id: the passages citable now, or
     `as_of` a past moment (exactly what the export gave then; the cursor carries the moment).
@@ -236,9 +258,7 @@ def export_page(*, cursor: str | None, limit: int, after: int | None = None, as_
     else:
         after = after or 0
         position = feed_position() if as_of is None else feed_position_at(as_of)
-    # The bound is repeated on the membership side: PostgreSQL does not carry `pk > after` across
-    # the join, and would otherwise merge-join the memberships index from its start on every page.
-    rows_query = PassageVersion.objects.filter(citable_filter(at=as_of), pk__gt=after, memberships__passage_version_id__gt=after)
+    rows_query = export_rows(after=after, as_of=as_of)
     if as_of is None:
         rows = list(rows_query.order_by("pk").values_list(*ROW_FIELDS)[:limit])
     else:
