@@ -347,6 +347,7 @@ class PassageVersionAdmin(ReadOnlyAdmin):
     # Exact id / fingerprint use their indexes; the text search is served by a trigram index on PostgreSQL
     # (migration sources 0005_i9b_passage_text_trigram); on SQLite it scans, which is fine at SQLite's sizes.
     search_fields = ("=id", "=fingerprint", "=passage__id", "text")
+    trigram_fields = ("text",)
     list_only = (
         "id", "change_kind", "first_seen_at", "last_seen_at", "fingerprint", "passage__id", "passage__heading_path", "passage__ordinal",
         "passage__source__id", "passage__source__title", "passage__source__canonical_url",

@@ -116,3 +116,26 @@ def test_an_id_search_compares_numbers_not_text(data, superuser, client):
     assert reverse("admin:sources_passageversion_change", args=[pv.pk]) in html
     lookup = next(s for s in sqls if '"sources_passageversion"."id" AS "pk"' in s)
     assert f'"sources_passageversion"."id" = {pv.pk}' in lookup and "UPPER" not in lookup
+
+
+def test_a_phrase_search_finds_the_phrase_not_its_words_newest_first(data, superuser, client):
+    """A quoted phrase matches as one piece of text, case-insensitively; on PostgreSQL the trigram
+    index is asked for its rarest-looking word only, the phrase being checked on those rows."""
+    newest = PassageVersion.objects.order_by("-pk").first()
+    other = PassageVersion.objects.order_by("pk").first()
+    url = reverse("admin:sources_passageversion_changelist")
+    client.force_login(superuser)
+    # "Reference <id>." is in one text; the id's digits in others' prices or ids do not match it.
+    _, html, sqls = _queries(client, url, {"q": f'"rEFERENCE {newest.pk}."'})
+    assert reverse("admin:sources_passageversion_change", args=[newest.pk]) in html
+    assert "1 passage version" in html, html
+    if connection.vendor == "postgresql":
+        lookup = next(s for s in sqls if '"sources_passageversion"."id" AS "pk"' in s)
+        assert f"LIKE UPPER('%{newest.pk}%')" in lookup and "STRPOS" in lookup, lookup
+    words = other.text.split()
+    _, html, _ = _queries(client, url, {"q": f'"{words[-1]} {words[0]}"'})  # both words are in it, not as a phrase
+    assert "0 passage versions" in html
+    # A phrase in every text: the newest matches, a bounded count.
+    _, html, _ = _queries(client, url, {"q": '"orders placed BEFORE 2 pm"'})
+    assert reverse("admin:sources_passageversion_change", args=[newest.pk]) in html
+    assert "more than 200 passage versions" in html
