@@ -1,75 +1,85 @@
-"""Integration API on PostgreSQL (own throw-away database, generated data):
+"""Benchmark: the integration API and the desk's passage search through real HTTP, at two sizes.
 
-- full export throughput through cursor pages of GET /api/v1/passages (goal >= 5,000 passages/s);
-- an incremental sync after exactly 100 changes + 20 blocks (goal: returns exactly those, < 100 ms);
-- POST /api/v1/answers (mechanical check included, 5 citations) under gunicorn, median and p95 at
-  1, 4 and 16 concurrent clients from a bounded load generator on 127.0.0.1 (goal: median < 50 ms at 4);
-- auth overhead per request: the same anonymous-capable request with and without a token.
+Run:  .venv/bin/python bench/bench_api.py [--scales 1.0,3.0] [--baseline main | --no-baseline]
+      [--database-url URL] [--redis-url URL] [--no-write]
 
-Data: CITECHECK_BENCH_SOURCES sources (default 10,000) x 20 passages, each in an active version.
-`python bench/bench_api.py` (also run by `make bench`).
+For each scale, in a throw-away PostgreSQL database of its own (a copy of the template
+`citecheck_bench_tpl_s<N>` when the server has it, else filled by `generate_bench_data --scale S`;
+created and dropped here; `--database-url` uses that database instead, and writes answers into
+it), migrated with this checkout's code, with a throw-away redis-server of its own on a unix
+socket (`--redis-url` to use another). This checkout is served by gunicorn, 2 workers x 4
+threads, with persistent database connections (its production default); the baseline (`--baseline
+REF`, default main: a temporary `git worktree` of REF) by a second gunicorn with the same settings,
+on the same database, measured in turns with this checkout. Both run with the per-token rate
+limit out of the way (CITECHECK_API_RATE_PER_MINUTE=1000000000): the figures are the code's.
+
+Measured, from a load generator on 127.0.0.1 (threads, one keep-alive connection each):
+- POST /api/v1/answers (5 citations, mechanical check included) at 1, 4 and 16 concurrent
+  clients: median and p95 latency, answers/s in total (goal: median < 50 ms and >= 60 answers/s
+  at 4 clients);
+- the full export, GET /api/v1/passages?limit=1000 following next_cursor to the end: passages/s
+  (goal >= 5,000/s at both sizes), first 5 vs last 5 pages (goal: no growth), and the export
+  query's EXPLAIN ANALYZE at 0%, 95% and 99% of the keys (goal: the same plan to the last page);
+- the desk's passage search (a logged-in superuser's session): a rare quoted phrase
+  ("Reference <id>.") and a common one ("damaged courier", one text in 60), median of 5 after a
+  warm-up (goal < 150 ms at 3.0).
+Writes its section (`<!-- bench:api:... -->`) of bench/README.md with both sizes, the ratio 3.0 /
+1.0 and the load average, unless --no-write. Skips with a message when PostgreSQL is unreachable.
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
+import secrets
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchdb import ROOT, django_on, postgres_problem, throwaway_database, write_section  # noqa: E402
+from benchdb import PG_SERVER, ROOT, postgres_problem, write_section  # noqa: E402
 
-SOURCES = int(os.environ.get("CITECHECK_BENCH_SOURCES", "10000"))
-PER_SOURCE = 20
-COMMAND = "python bench/bench_api.py"
+sys.path.insert(0, str(ROOT))
+from citecheck_site.embedded_redis import start as redis_start  # noqa: E402
+
+SECTION = "api"
+COMMAND = ".venv/bin/python bench/bench_api.py"
+CLIENTS = (1, 4, 16)
+GOAL_ANSWER_MS = 50.0
+GOAL_ANSWERS_PER_S = 60.0
+GOAL_EXPORT_PER_S = 5000.0
+GOAL_SEARCH_MS = 150.0
 
 
-def generate() -> None:
-    """Sources, active versions, passages, passage versions and memberships with bulk_create."""
-    from django.db import connection, transaction
-    from django.utils import timezone
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0], epilog=__doc__.split("\n\n", 1)[1],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scales", default="1.0,3.0", help="comma-separated sizes for generate_bench_data (default 1.0,3.0)")
+    parser.add_argument("--baseline", default="main", help="git ref measured alongside this checkout (default main)")
+    parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
+    parser.add_argument("--database-url", help="use this PostgreSQL database (one scale; it gets answers written) instead of a throw-away copy")
+    parser.add_argument("--redis-url", help="use this Redis instead of a throw-away redis-server")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of the POST /answers load per server and client count (default 2)")
+    parser.add_argument("--no-write", action="store_true", help="print the figures; do not rewrite bench/README.md")
+    args = parser.parse_args(argv)
+    args.scale_list = [float(s) for s in args.scales.split(",") if s.strip()]
+    if args.database_url and len(args.scale_list) != 1:
+        parser.error("--database-url holds one size: give one --scales value with it")
+    return args
 
-    from sources.models import ChangeKind, CheckTimes, Passage, PassageVersion, Source, SourceVersion, VersionPassage
 
-    now = timezone.now()
-    batch = 500
-    for start in range(0, SOURCES, batch):
-        with transaction.atomic():
-            sources = Source.objects.bulk_create([
-                Source(url=f"https://site{n % 700}.example{n % 13}.com/page/{n}", canonical_url=f"https://site{n % 700}.example{n % 13}.com/page/{n}",
-                       normalized_url=f"https://site{n % 700}.example{n % 13}.com/page/{n}", domain=f"example{n % 13}.com", title=f"Page {n}",
-                       stage="active", evidence_status="verified", priority="primary")
-                for n in range(start, min(SOURCES, start + batch))
-            ])
-            CheckTimes.objects.bulk_create([CheckTimes(source=s, last_checked_at=now, last_ok_at=now) for s in sources])
-            versions = SourceVersion.objects.bulk_create([
-                SourceVersion(source=s, number=1, content_hash=f"h{s.pk}", body_compressed=b"", is_active=True, extraction_status="ok", activated_at=now)
-                for s in sources
-            ])
-            passages = Passage.objects.bulk_create([
-                Passage(source=s, key=f"s{k}#0", heading_path=f"Page > Section {k}", anchor=f"section-{k}", ordinal=k)
-                for s in sources for k in range(PER_SOURCE)
-            ])
-            by_source = {v.source_id: v for v in versions}
-            pvs = PassageVersion.objects.bulk_create([
-                PassageVersion(passage=p, text=f"Section {p.ordinal} of page {p.source_id}: delivery takes {p.ordinal + 1} working days and costs £{p.ordinal}.95.",
-                               fingerprint=f"{p.pk:064d}", section_heading=f"Section {p.ordinal}", first_version=by_source[p.source_id],
-                               change_kind=ChangeKind.ADDED, first_seen_at=now, last_seen_at=now)
-                for p in passages
-            ])
-            VersionPassage.objects.bulk_create([
-                VersionPassage(source_version=by_source[pv.passage.source_id], passage_version=pv, ordinal=pv.passage.ordinal, change_kind=ChangeKind.ADDED)
-                for pv in pvs
-            ])
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+# --- throw-away services -------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -78,201 +88,388 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def timed_get(client, path: str, **headers: str) -> tuple[float, object]:
-    started = time.perf_counter()
-    response = client.get(path, **headers)
-    return time.perf_counter() - started, response
+def psql_admin(statement: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
+        cursor = admin.execute(statement)
+        return cursor.fetchall() if cursor.description else []
 
 
-def main() -> int:
+@contextmanager
+def scale_database(scale: float, given: str | None, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(URL, where the data came from) of a database holding the data of `scale`."""
+    if given:
+        yield given, "given with --database-url"
+        return
+    name = f"bench_api_{str(scale).replace('.', '_')}_{os.getpid()}_{secrets.token_hex(3)}"
+    template = f"citecheck_bench_tpl_s{scale:g}".replace(".", "_")
+    has_template = bool(psql_admin(f"SELECT 1 FROM pg_database WHERE datname = '{template}'"))
+    if has_template:
+        psql_admin(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        origin = f"a copy of the template {template}"
+    else:
+        psql_admin(f'CREATE DATABASE "{name}"')
+        origin = f"generate_bench_data --scale {scale:g}"
+    url = f"{PG_SERVER}/{name}"
+    try:
+        manage({**env, "DATABASE_URL": url}, "migrate", "-v0")
+        if not has_template:
+            manage({**env, "DATABASE_URL": url}, "generate_bench_data", "--scale", str(scale), timeout=7200)
+        yield url, origin
+    finally:
+        psql_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def own_redis(given: str | None) -> Iterator[str]:
+    if given:
+        yield given
+        return
+    directory = Path(tempfile.mkdtemp(prefix="cc-bench-redis-"))
+    proc, url = redis_start(directory)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextmanager
+def baseline_checkout(ref: str) -> Iterator[Path]:
+    directory = Path(tempfile.mkdtemp(prefix="cc-bench-baseline-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(directory), ref], check=True, capture_output=True)
+    try:
+        yield directory
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(directory)], capture_output=True)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def manage(env: dict[str, str], *args: str, cwd: Path = ROOT, timeout: float = 600) -> str:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+@contextmanager
+def gunicorn(code: Path, env: dict[str, str]) -> Iterator[int]:
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "4",
+                               "--log-level", "warning"], cwd=code, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit(f"gunicorn for {code} did not start") from None
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+# --- what the servers are asked --------------------------------------------------------------
+
+PREPARE = r"""
+import json, django
+django.setup()
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import Group, User
+from django.contrib.sessions.backends.db import SessionStore
+from integrations.models import Integration
+from integrations.selectors import ROW_FIELDS, export_rows
+from integrations.services import token_create
+from reviews.roles import roles_sync
+from sources.models import PassageVersion
+
+roles_sync()
+bot, _ = User.objects.get_or_create(username="bench-api-bot")
+bot.groups.add(Group.objects.get(name="Editor"))
+integration, _ = Integration.objects.get_or_create(name="bench-api", defaults={"user": bot})
+_, token = token_create(actor=None, integration_id=integration.pk, scopes=["read_evidence", "submit_answers"])
+root = User.objects.filter(username="bench-api-root").first() or User.objects.create_superuser("bench-api-root", password=None)
+session = SessionStore()
+session[SESSION_KEY], session[BACKEND_SESSION_KEY] = str(root.pk), "django.contrib.auth.backends.ModelBackend"
+session[HASH_SESSION_KEY] = root.get_session_auth_hash()
+session.create()
+cited = list(export_rows(after=0).order_by("pk").values_list("pk", flat=True)[:5])
+last = PassageVersion.objects.order_by("-pk").values_list("pk", flat=True).first()
+print(json.dumps({"token": token, "session": session.session_key, "cited": cited, "rare_id": last - 7,
+                  "passage_versions": PassageVersion.objects.count()}))
+"""
+
+# The export query's execution time at 0 / 95 / 99 % of the keys: this checkout's bound (a
+# one-row subquery) and main's (two literals), on the same rows.
+EXPLAIN = r"""
+import json, django
+django.setup()
+from integrations.selectors import ROW_FIELDS, export_rows
+from sources.models import PassageVersion
+from sources.selectors import citable_filter
+
+def best(qs):
+    plans = [qs.explain(analyze=True) for _ in range(3)]
+    times = [float(p.rsplit("Execution Time:", 1)[1].split("ms")[0]) for p in plans]
+    return min(times), ("sort" if "Sort Key: sources_passageversion.id" in plans[0] else "ordered")
+
+n = PassageVersion.objects.count()
+out = {}
+for share in (0.0, 0.95, 0.99):
+    after = PassageVersion.objects.order_by("pk").values_list("pk", flat=True)[int(n * share)] if share else 0
+    ours = export_rows(after=after).order_by("pk").values_list(*ROW_FIELDS)[:1000]
+    literal = PassageVersion.objects.filter(citable_filter(), pk__gt=after, memberships__passage_version_id__gt=after).order_by("pk").values_list(*ROW_FIELDS)[:1000]
+    out[str(share)] = {"subquery": best(ours), "literal": best(literal)}
+print(json.dumps(out))
+"""
+
+
+def django_json(script: str, env: dict[str, str]) -> Any:
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise SystemExit(f"helper failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def request(conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+    conn.request(method, path, body=body, headers=headers)
+    response = conn.getresponse()
+    return response.status, response.read()
+
+
+def answers_load(port: int, clients: int, payload: bytes, token: str) -> dict[str, Any]:
+    """`clients` threads posting the same answer; returns latencies (s), wall time, errors."""
+    per_client = max(15, 240 // clients)
+    latencies: list[float] = []
+    errors: list[int] = []
+    lock = threading.Lock()
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+    start = threading.Barrier(clients + 1)
+
+    def worker() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        request(conn, "POST", "/api/v1/answers", payload, headers)  # the connection is open and warm before the clock starts
+        start.wait()
+        for _ in range(per_client):
+            began = time.perf_counter()
+            status, _ = request(conn, "POST", "/api/v1/answers", payload, headers)
+            with lock:
+                latencies.append(time.perf_counter() - began)
+                if status != 202:
+                    errors.append(status)
+        conn.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    start.wait()
+    began = time.perf_counter()
+    for t in threads:
+        t.join()
+    return {"latencies": latencies, "wall": time.perf_counter() - began, "errors": errors}
+
+
+def full_export(port: int, token: str) -> dict[str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Authorization": f"Bearer {token}"}
+    seen, cursor, times = 0, None, []
+    began = time.perf_counter()
+    while True:
+        page_began = time.perf_counter()
+        status, body = request(conn, "GET", "/api/v1/passages?limit=1000" + (f"&cursor={cursor}" if cursor else ""), None, headers)
+        times.append(time.perf_counter() - page_began)
+        if status != 200:
+            raise SystemExit(f"export page answered {status}: {body[:300]!r}")
+        page = json.loads(body)
+        seen += len(page["items"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    wall = time.perf_counter() - began
+    return {"passages": seen, "pages": len(times), "per_s": seen / wall, "first_ms": statistics.median(times[:5]) * 1000,
+            "last_ms": statistics.median(times[-6:-1] if len(times) > 6 else times[-5:]) * 1000}
+
+
+def search_ms(port: int, session: str, phrase: str) -> float:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    path = "/admin/sources/passageversion/?q=" + "+".join(phrase.split(" ")).replace('"', "%22")
+    headers = {"Cookie": f"sessionid={session}"}
+    status, body = request(conn, "GET", path, None, headers)
+    if status != 200 or b"passage version" not in body:
+        raise SystemExit(f"search {phrase!r} answered {status}")
+    times = []
+    for _ in range(5):
+        began = time.perf_counter()
+        request(conn, "GET", path, None, headers)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1000
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+# --- one scale --------------------------------------------------------------------------------
+
+
+def measure_scale(scale: float, args: argparse.Namespace, baseline: Path | None, redis_url: str) -> dict[str, Any]:
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("CITECHECK_", "DATABASE_"))}
+    base_env.update({"DJANGO_SETTINGS_MODULE": "citecheck_site.settings", "REDIS_URL": redis_url, "SECRET_KEY": secrets.token_urlsafe(40),
+                     "CITECHECK_API_RATE_PER_MINUTE": "1000000000", "CITECHECK_PLAIN_STATIC": "true", "ALLOWED_HOSTS": "127.0.0.1,localhost"})
+    with scale_database(scale, args.database_url, base_env) as (url, origin):
+        env = {**base_env, "DATABASE_URL": url}
+        print(f"scale {scale:g}: {origin}; load {loadavg()}", flush=True)
+        prepared = django_json(PREPARE, env)
+        explain = django_json(EXPLAIN, env)
+        # Both servers with persistent connections (this checkout's production default; main's bench set it too).
+        served = {"branch": ROOT} | ({"baseline": baseline} if baseline is not None else {})
+        result: dict[str, Any] = {"scale": scale, "origin": origin, "load_start": loadavg(), "explain": explain,
+                                  "passage_versions": prepared["passage_versions"]}
+        with ExitStack() as stack:
+            ports = {name: stack.enter_context(gunicorn(code, {**env, "DATABASE_CONN_MAX_AGE": "60"})) for name, code in served.items()}
+            token, session = prepared["token"], prepared["session"]
+            answer = " ".join(f"Section {n} says delivery takes {n + 1} working days [{k}]." for k, n in enumerate(range(5), start=1))
+            payload = json.dumps({"answer": answer, "passage_version_ids": prepared["cited"], "question": "How long?"}).encode()
+            for name, port in ports.items():  # warm both workers of each server
+                answers_load(port, 2, payload, token)
+            for clients in CLIENTS:
+                for name, port in ports.items():
+                    result.setdefault(name, {})[clients] = {"latencies": [], "wall": 0.0, "errors": [], "count": 0}
+                for _ in range(args.rounds):
+                    for name, port in ports.items():
+                        run = answers_load(port, clients, payload, token)
+                        slot = result[name][clients]
+                        slot["latencies"] += run["latencies"]
+                        slot["wall"] += run["wall"]
+                        slot["errors"] += run["errors"]
+                print(f"  POST /answers x{clients}: " + ", ".join(
+                    f"{name} {statistics.median(result[name][clients]['latencies']) * 1000:.0f} ms" for name in ports), flush=True)
+            for name, port in ports.items():
+                result[name]["export"] = full_export(port, token)
+                result[name]["search_rare"] = search_ms(port, session, f'"Reference {prepared["rare_id"]}."')
+                result[name]["search_common"] = search_ms(port, session, '"damaged courier"')
+                print(f"  {name}: export {result[name]['export']['per_s']:,.0f} passages/s; search rare "
+                      f"{result[name]['search_rare']:.0f} ms, common {result[name]['search_common']:.0f} ms", flush=True)
+        result["load_end"] = loadavg()
+        return result
+
+
+# --- the README section -------------------------------------------------------------------------
+
+
+def _answers(slot: dict[str, Any]) -> tuple[float, float, float]:
+    latencies = sorted(slot["latencies"])
+    return statistics.median(latencies) * 1000, latencies[max(0, int(len(latencies) * 0.95) - 1)] * 1000, len(latencies) / slot["wall"]
+
+
+def _verdict(ok: bool, why: str = "") -> str:
+    return "met" if ok else f"**missed**{': ' + why if why else ''}"
+
+
+def report(results: list[dict[str, Any]], baseline_ref: str | None) -> str:
+    by_scale = {r["scale"]: r for r in results}
+    scales = sorted(by_scale)
+    big = scales[-1]
+    head = "| measure | " + " | ".join(f"scale {s:g}" for s in scales)
+    if len(scales) == 2:
+        head += f" | ratio {scales[1]:g} / {scales[0]:g}"
+    if baseline_ref:
+        head += " | " + " | ".join(f"{baseline_ref} at {s:g}" for s in scales)
+    head += " | goal |"
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+
+    def row(label: str, value: Callable[[dict[str, Any]], float], fmt: str, goal: str) -> None:
+        ours = [value(by_scale[s]["branch"]) for s in scales]
+        cells = [fmt.format(v) for v in ours]
+        if len(scales) == 2:
+            cells.append(f"{ours[1] / ours[0]:.2f}x" if ours[0] else "—")
+        if baseline_ref:
+            cells += [fmt.format(value(by_scale[s]["baseline"])) for s in scales]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {goal} |")
+
+    for clients in CLIENTS:
+        row(f"POST /answers, {clients} client(s): median", lambda r, c=clients: _answers(r[c])[0], "{:.0f} ms",
+            "< 50 ms" if clients == 4 else "")
+        row(f"POST /answers, {clients} client(s): p95", lambda r, c=clients: _answers(r[c])[1], "{:.0f} ms", "")
+        row(f"POST /answers, {clients} client(s): answers/s in total", lambda r, c=clients: _answers(r[c])[2], "{:.0f}",
+            ">= 60/s" if clients == 4 else "")
+    row("full export, pages of 1,000: passages/s", lambda r: r["export"]["per_s"], "{:,.0f}", ">= 5,000/s")
+    row("full export: first 5 pages (median)", lambda r: r["export"]["first_ms"], "{:.0f} ms", "")
+    row("full export: last 5 pages (median)", lambda r: r["export"]["last_ms"], "{:.0f} ms", "no growth")
+    row('passage search, rare phrase ("Reference <id>.")', lambda r: r["search_rare"], "{:.0f} ms", "< 150 ms")
+    row('passage search, common phrase ("damaged courier")', lambda r: r["search_common"], "{:.0f} ms", "< 150 ms")
+
+    explain = ["| keys read before the page | " + " | ".join(f"subquery bound at {s:g} | literal bounds ({baseline_ref or 'main'}) at {s:g}" for s in scales) + " |",
+               "|---|" + "---|---|" * len(scales)]
+    for share in ("0.0", "0.95", "0.99"):
+        cells = []
+        for s in scales:
+            e = by_scale[s]["explain"][share]
+            cells += [f"{e['subquery'][0]:.1f} ms ({e['subquery'][1]})", f"{e['literal'][0]:.1f} ms ({e['literal'][1]})"]
+        explain.append(f"| {float(share):.0%} | " + " | ".join(cells) + " |")
+
+    goals = []
+    at_big = by_scale[big]["branch"]
+    median4, _, rate4 = _answers(at_big[4])
+    goals.append(f"- POST /answers at 4 clients (scale {big:g}): median {median4:.0f} ms, {rate4:.0f} answers/s: "
+                 f"median < 50 ms {_verdict(median4 < GOAL_ANSWER_MS, 'see the load average; the servers share 2 cores with the load generator')}, "
+                 f">= 60/s {_verdict(rate4 >= GOAL_ANSWERS_PER_S, 'see the load average; the servers share 2 cores with the load generator')}.")
+    export_ok = all(by_scale[s]["branch"]["export"]["per_s"] >= GOAL_EXPORT_PER_S for s in scales)
+    goals.append(f"- Full export >= 5,000 passages/s at every size: {_verdict(export_ok)}. Last pages vs first at {big:g}: "
+                 f"{at_big['export']['last_ms']:.0f} vs {at_big['export']['first_ms']:.0f} ms; the plan stays ordered to the last page: "
+                 f"{_verdict(all(by_scale[s]['explain'][k]['subquery'][1] == 'ordered' for s in scales for k in ('0.0', '0.95', '0.99')))}.")
+    for kind, label in (("search_rare", "rare"), ("search_common", "common")):
+        goals.append(f"- Passage search, {label} phrase, at {big:g}: {at_big[kind]:.0f} ms: "
+                     f"{_verdict(at_big[kind] < GOAL_SEARCH_MS, 'the whole page (the SQL is a part of it; see the load average)')}.")
+    errors = {(r["scale"], name, c): r[name][c]["errors"][:3] for r in results for name in ("branch", "baseline") if name in r for c in CLIENTS if r[name][c]["errors"]}
+    machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) "
+               + "; ".join(f"at {r['scale']:g}: {r['load_start']} before, {r['load_end']} after" for r in results) + ".")
+    data = "; ".join(f"{r['scale']:g}: {r['passage_versions']:,} passage versions ({r['origin']})" for r in results)
+    text = [
+        f"This checkout{' and ' + baseline_ref + ' (a temporary git worktree, its own gunicorn)' if baseline_ref else ''}, each served by "
+        "gunicorn with 2 workers x 4 threads and persistent database connections, on the same PostgreSQL database per size, "
+        "measured in turns through real HTTP from a load generator on 127.0.0.1; a throw-away redis-server; per-token rate limit "
+        f"out of the way. Data: {data}. Machine: {machine}",
+        "",
+        *lines,
+        "",
+        "The export query itself (EXPLAIN ANALYZE, best of 3, page of 1,000; \"sort\" = the plan that reads and sorts everything after the cursor):",
+        "",
+        *explain,
+        "",
+        "Goals:",
+        *goals,
+    ]
+    if errors:
+        text += ["", f"Non-202 answers seen: {errors}"]
+    return "\n".join(text)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
     problem = postgres_problem()
     if problem:
         print(f"skipped: {problem}")
         return 0
-    with throwaway_database("i10_bench_api") as url:
-        django_on(url, REDIS_URL=os.environ.get("CITECHECK_BENCH_REDIS", "redis://127.0.0.1:6379/11"),
-                  CITECHECK_API_RATE_PER_MINUTE="1000000000", CITECHECK_PLAIN_STATIC="true")
-        from django.test import Client
-
-        from integrations.models import ExportChange
-        from reviews.services import block_apply
-        from sources.models import Passage, PassageVersion
-        from tests.integrations.conftest import make_token, service_user
-
-        t0 = time.perf_counter()
-        generate()
-        gen_s = time.perf_counter() - t0
-        total = PassageVersion.objects.count()
-        token = make_token(service_user("benchbot", "Editor"))
-        auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
-        client = Client()
-
-        # 1. full export through cursor pages
-        seen, pages, cursor = 0, 0, None
-        started = time.perf_counter()
-        page_times = []
-        while True:
-            path = "/api/v1/passages?limit=1000" + (f"&cursor={cursor}" if cursor else "")
-            elapsed, response = timed_get(client, path, **auth)
-            page_times.append(elapsed)
-            body = json.loads(response.content)
-            seen += len(body["items"])
-            pages += 1
-            cursor = body["next_cursor"]
-            if cursor is None:
-                break
-        export_s = time.perf_counter() - started
-        rate = seen / export_s
-        sync_cursor = json.loads(client.get("/api/v1/passages?limit=1", **auth).content)["sync_cursor"]
-        first_pages = statistics.median(page_times[:5]) * 1000
-        last_pages = statistics.median(page_times[-6:-1]) * 1000
-
-        # The export query itself at the first and the last page (EXPLAIN ANALYZE execution time):
-        # constant when pages are linear, growing when the memberships are re-read from the start.
-        from django.db import connection
-
-        from integrations.selectors import ROW_FIELDS
-        from sources.selectors import citable_filter
-
-        def query_ms(after: int) -> float:
-            qs = PassageVersion.objects.filter(citable_filter(), pk__gt=after, memberships__passage_version_id__gt=after).order_by("pk").values_list(*ROW_FIELDS)[:1000]
-            plans = [qs.explain(analyze=True) for _ in range(3)]
-            return min(float(p.rsplit("Execution Time:", 1)[1].split("ms")[0]) for p in plans)
-
-        last_after = PassageVersion.objects.order_by("-pk").values_list("pk", flat=True)[1000]
-        q_first, q_last = query_ms(0), query_ms(last_after)
-        with connection.cursor() as cursor:
-            rtts = []
-            for _ in range(200):
-                started = time.perf_counter()
-                cursor.execute("SELECT 1")
-                cursor.fetchone()
-                rtts.append(time.perf_counter() - started)
-        rtt_ms = statistics.median(rtts) * 1000
-
-        # 2. 100 changes (a new version of 100 passages through the feed) + 20 blocks, then the feed
-        from django.db import transaction
-
-        from integrations.services.export import export_change_record
-
-        changed = list(PassageVersion.objects.order_by("?").values_list("pk", flat=True)[:100])
-        with transaction.atomic():
-            export_change_record(cause="activation", passage_version_ids=changed)
-        blocked_passages = list(Passage.objects.exclude(versions__pk__in=changed).order_by("?").values_list("pk", flat=True)[:20])
-        for pid in blocked_passages:
-            block_apply(actor=None, target="passage", reason="bench", passage_id=pid)
-        feed_times = []
-        for _ in range(5):
-            elapsed, response = timed_get(client, f"/api/v1/passages?limit=1000&changed_since={sync_cursor}", **auth)
-            feed_times.append(elapsed)
-        items = json.loads(response.content)["items"]
-        upserts = {i["passage_version_id"] for i in items if i["type"] == "passage"}
-        tombstones = {i["passage_id"] for i in items if i["type"] == "tombstone"}
-        exact = upserts == set(changed) and tombstones == set(blocked_passages) and len(items) == 120
-        feed_ms = statistics.median(feed_times) * 1000
-
-        # 4. auth overhead: anonymous check-citations vs the same with a token
-        body = json.dumps({"sources": ["Delivery takes 3 days."], "answer": "Delivery takes 3 days [1]."})
-        def post_times(headers: dict[str, str], n: int = 200) -> float:
-            times = []
-            for _ in range(n):
-                started = time.perf_counter()
-                client.post("/api/v1/check-citations", data=body, content_type="application/json", **headers)
-                times.append(time.perf_counter() - started)
-            return statistics.median(times) * 1000
-        post_times({}, 20)
-        none_ms = post_times({})
-        token_ms = post_times(auth)
-
-        # queries one POST /answers makes (in process)
-        from django.test.utils import CaptureQueriesContext
-
-        cited_ids = list(PassageVersion.objects.order_by("pk").values_list("pk", flat=True)[:5])
-        text = " ".join(f"Section {n} says delivery takes {n + 1} working days [{k}]." for k, n in enumerate(range(5), start=1))
-        with CaptureQueriesContext(connection) as captured:
-            client.post("/api/v1/answers", data=json.dumps({"answer": text, "passage_version_ids": cited_ids}), content_type="application/json", **auth)
-        answer_queries = len(captured.captured_queries)
-
-        # 3. POST /answers under gunicorn from a bounded local load generator
-        cited = list(PassageVersion.objects.order_by("pk").values_list("pk", flat=True)[:5])
-        answer = " ".join(f"Section {n} says delivery takes {n + 1} working days [{k}]." for k, n in enumerate(range(5), start=1))
-        payload = json.dumps({"answer": answer, "passage_version_ids": cited, "question": "How long?"}).encode()
-        port = free_port()
-        # Persistent connections, as a production deployment runs them.
-        env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "citecheck_site.settings", "DATABASE_CONN_MAX_AGE": "60"}
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "4",
-                                   "--log-level", "warning"], cwd=ROOT, env=env)
-        try:
-            for _ in range(100):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            baseline_body = json.dumps({"sources": ["Delivery takes 3 days."], "answer": "Delivery takes 3 days [1]."}).encode()
-
-            def load(clients: int, path: str, data: bytes, headers: dict[str, str], expect: int) -> tuple[float, float, int, list[int]]:
-                per_client = max(10, 120 // clients)
-                latencies: list[float] = []
-                errors: list[int] = []
-                lock = threading.Lock()
-
-                def worker() -> None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                    for _ in range(per_client):
-                        started = time.perf_counter()
-                        conn.request("POST", path, body=data, headers={"Content-Type": "application/json", **headers})
-                        response = conn.getresponse()
-                        response.read()
-                        with lock:
-                            latencies.append(time.perf_counter() - started)
-                            if response.status != expect:
-                                errors.append(response.status)
-                    conn.close()
-
-                threads = [threading.Thread(target=worker) for _ in range(clients)]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-                latencies.sort()
-                return statistics.median(latencies) * 1000, latencies[int(len(latencies) * 0.95) - 1] * 1000, len(latencies), errors
-
-            load(2, "/api/v1/answers", payload, {"Authorization": f"Bearer {token}"}, 202)  # warm both workers
-            results = {}
-            for clients in (1, 4, 16):
-                results[clients] = load(clients, "/api/v1/answers", payload, {"Authorization": f"Bearer {token}"}, 202)
-                results[-clients] = load(clients, "/api/v1/check-citations", baseline_body, {}, 200)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-
-        lines = [
-            f"Load average when the run ended: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores. "
-            f"Data: {SOURCES:,} sources, {total:,} active passage versions (generated with bulk_create in {gen_s:.0f} s), PostgreSQL, "
-            "gunicorn 2 workers x 4 threads on this 2-core machine shared with other work.",
-            "",
-            "| measure | result | goal |",
-            "|---|---|---|",
-            f"| full export, cursor pages of 1,000 | {rate:,.0f} passages/s ({seen:,} in {export_s:.1f} s, {pages} pages) | ≥ 5,000/s |",
-            f"| page time, first 5 vs last 5 pages (median) | {first_pages:.0f} ms vs {last_pages:.0f} ms (ratio {last_pages / first_pages:.2f}) | no growth |",
-            f"| export query (EXPLAIN ANALYZE), first vs last page | {q_first:.1f} ms vs {q_last:.1f} ms | constant |",
-            f"| PostgreSQL round trip (SELECT 1) in this run | {rtt_ms:.2f} ms median; POST /answers makes {answer_queries} queries | (contention baseline) |",
-            f"| incremental sync after 100 changes + 20 blocks | {feed_ms:.1f} ms median of 5; exactly those 120: {'yes' if exact else 'NO'} | < 100 ms, exact |",
-        ]
-        for clients in (1, 4, 16):
-            median, p95, n, errors = results[clients]
-            base = results[-clients][0]
-            lines.append(f"| POST /answers (5 citations), {clients} client(s), {n} requests | median {median:.0f} ms, p95 {p95:.0f} ms"
-                         f"{', errors ' + str(errors[:3]) if errors else ''}; baseline (anonymous check-citations, same run) median {base:.0f} ms:"
-                         f" {median / base:.1f}x | {'median < 50 ms' if clients == 4 else '—'} |")
-        lines.append(f"| auth overhead per request (check-citations, token vs none) | {token_ms - none_ms:+.2f} ms ({token_ms:.2f} vs {none_ms:.2f} ms median of 200) | small |")
-        text = "\n".join(lines)
-        print(text)
-        write_section("api", text, COMMAND, title="Integration API (bench/bench_api.py)")
-        _ = ExportChange
+    baseline_ref = None if args.no_baseline else args.baseline
+    results = []
+    with ExitStack() as stack:
+        redis_url = stack.enter_context(own_redis(args.redis_url))
+        baseline = stack.enter_context(baseline_checkout(baseline_ref)) if baseline_ref else None
+        for scale in args.scale_list:
+            results.append(measure_scale(scale, args, baseline, redis_url))
+    text = report(results, baseline_ref)
+    print(text)
+    if not args.no_write:
+        write_section(SECTION, text, COMMAND + (" " + " ".join(argv) if argv else ""), title="Integration API and passage search (bench/bench_api.py)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
