@@ -122,8 +122,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         _DATABASE_URL,
         # Persistent connections on a database server (PostgreSQL in production): a request does
-        # not pay for a new connection (POST /answers at 4 clients: 160 ms median without, see
-        # bench/README.md); each web thread keeps one for up to this many seconds. SQLite opens a
+        # not pay for a new connection (POST /answers at 4 clients: 160 ms median without, 98 ms
+        # with, as issue 22 measured it); each web thread keeps one for up to this many seconds. SQLite opens a
         # file, not a connection: 0 (closed after each request) unless set.
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0 if _DATABASE_URL.startswith("sqlite") else 60),
         # A connection the database dropped is noticed before a request uses it, not by a 500.
@@ -293,8 +293,8 @@ CITECHECK_API_PAGE_MAX = env_int("CITECHECK_API_PAGE_MAX", 1000)
 CITECHECK_API_BULK_MAX = env_int("CITECHECK_API_BULK_MAX", 500)
 CITECHECK_IMPORT_MAX_ROWS = env_int("CITECHECK_IMPORT_MAX_ROWS", 10000)
 # Per token: above what one bot does at full speed on a 2-core web server (POST /answers at 4
-# clients: about 60-70 answers/s, bench/README.md), so a bot's normal load is never refused,
-# while a runaway loop on a larger deployment is capped at 100 requests/s.
+# clients: 34 answers/s at load 11-14, bench/README.md), so a bot's normal load is not refused,
+# while a runaway loop is capped at 100 requests/s.
 CITECHECK_API_RATE_PER_MINUTE = env_int("CITECHECK_API_RATE_PER_MINUTE", 6000)
 CITECHECK_API_PERM_CACHE_SECONDS = env_int("CITECHECK_API_PERM_CACHE_SECONDS", 30)
 CITECHECK_ANSWER_MAX_CHARS = env_int("CITECHECK_ANSWER_MAX_CHARS", 64 * 1024)
