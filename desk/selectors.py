@@ -271,15 +271,19 @@ WORK_LABELS = {
 }
 
 
-def source_status(*, source_id: int) -> dict[str, Any] | None:
+def source_status(*, source_id: int, version_number: int | None = None) -> dict[str, Any] | None:
     """The live state of a source's work, for the page's poller: a revision that changes
-    whenever something visible changes, whether work is running, and a sentence about it."""
+    whenever something visible changes, whether work is running, and a sentence about it.
+    It follows the three newest versions, the active one and `version_number` (the one on
+    screen): a run of the golden pairs of an older version is followed to its end too."""
     source = Source.objects.filter(pk=source_id).values("stage", "is_blocked", "link_state", "evidence_status", "check_times__last_checked_at", "title").first()
     if source is None:
         return None
+    followed = Q(is_active=True) | Q(number=version_number) if version_number is not None else Q(is_active=True)
     version_ids = list(SourceVersion.objects.filter(source=source_id).order_by("-number").values_list("pk", flat=True)[:3])
+    version_ids += [pk for pk in SourceVersion.objects.filter(followed, source=source_id).values_list("pk", flat=True) if pk not in version_ids]
     keys = [f"fetch:{source_id}"] + [f"extract:{v}" for v in version_ids] + [f"tests:{v}" for v in version_ids]
-    work = list(WorkRequest.objects.filter(dedupe_key__in=keys).order_by("-id").values("id", "job", "status", "progress", "progress_total", "message", "error")[:6])
+    work = list(WorkRequest.objects.filter(dedupe_key__in=keys).order_by("-id").values("id", "job", "status", "progress", "progress_total", "message", "error")[:len(keys)])
     running = [w for w in work if w["status"] in UNFINISHED]
     state = [
         source["stage"], source["is_blocked"], source["link_state"], source["evidence_status"], str(source["check_times__last_checked_at"]), source["title"],

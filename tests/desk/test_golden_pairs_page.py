@@ -147,3 +147,31 @@ def test_a_pair_is_refused_in_words(client, editor, viewer):
     assert "This golden pair cannot be added: the expected quote does not appear" in html
     assert 'value="A tent."' not in html and "A tent.</textarea>" in html, "what was typed stays in the form"
     assert TestPair.objects.filter(source=kb.prices).count() == 1
+
+
+# --- the page follows a run of the pairs again to its end --------------------------------------
+
+def test_run_again_comes_back_to_the_version_whose_pairs_run(client, editor):
+    kb = build_kb(editor)
+    candidate(kb.prices)  # version 2 waits: the page's default version
+    active = kb.prices.versions.get(number=1)
+    client.force_login(editor)
+    html = client.get(f"/admin/desk/sources/{kb.prices.pk}/?version=1").content.decode()
+    assert f'data-desk-status-url="/admin/desk/sources/{kb.prices.pk}/status.json?version=1"' in html
+    response = client.post(f"/admin/desk/versions/{active.pk}/decide/", {"decision": "retest"})
+    assert response["Location"] == f"/admin/desk/sources/{kb.prices.pk}/?version=1#pairs-h"
+    html = client.get(response["Location"]).content.decode()
+    assert "Golden pairs against version 1" in html and "Running the golden pairs — waiting for a worker" in html
+
+
+def test_the_status_follows_an_older_version_on_screen(client, editor):
+    kb = build_kb(editor)
+    for number in (2, 3, 4, 5):
+        candidate(kb.prices, number=number)
+    old = kb.prices.versions.get(number=2)
+    client.force_login(editor)
+    url = f"/admin/desk/sources/{kb.prices.pk}/status.json"
+    before = client.get(url, {"version": 2}).json()
+    TestRun.objects.create(source_version=old, status="passed", finished_at=timezone.now(), passed_count=1, judge="builtin")
+    after = client.get(url, {"version": 2}).json()
+    assert after["revision"] != before["revision"], "a finished run of version 2 changes what the page polls"
