@@ -15,11 +15,18 @@ from django.db.models.functions import Cast, Coalesce, Concat
 from django.urls import reverse
 from django.utils import timezone
 
-from claims.models import Answer, AnswerState, CircuitState, JudgeEndpoint, Judgement
+from claims.models import (
+    ANSWER_MAY_NEED_A_PERSON,
+    ANSWER_TROUBLED_STATES,
+    Answer,
+    AnswerState,
+    CircuitState,
+    JudgeEndpoint,
+    Judgement,
+)
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
-from reviews.models import ApprovalDecision, ReviewAssignment, ReviewComment, TestRun, TestRunStatus
+from reviews.models import Approval, ApprovalDecision, ReviewAssignment, ReviewComment, TestRunStatus
 from sources.models import (
-    DomainPolicy,
     EditorialTask,
     EvidenceStatus,
     RiskLevel,
@@ -29,7 +36,7 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
-from sources.selectors import version_approvals_required
+from sources.selectors import VERSION_QUEUE_KIND, latest_test_run, version_approvals_required
 
 PER_CATEGORY = 50
 STUCK_AFTER = timedelta(hours=1)
@@ -142,29 +149,28 @@ def _answer_url(answer_id: int) -> str:
 
 # --- one (queryset, to-items) pair per category ------------------------------------------------
 
-def _versions(filters: QueueFilters) -> QuerySet[SourceVersion]:
-    latest_run = TestRun.objects.filter(source_version=OuterRef("pk")).exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id")
-    newer = SourceVersion.objects.filter(source=OuterRef("source"), number__gt=OuterRef("number"))
-    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("source__domain"), is_blocked=True)
+def _versions(filters: QueueFilters, kind: str) -> QuerySet[SourceVersion]:
+    """The versions kept as waiting in `kind` (`SourceVersion.queue_kind`, written with every change
+    by `sources.services.kept` from the rule `sources.selectors.versions_waiting`): a read by the
+    partial index. The annotations are subqueries, computed for the page's rows only."""
+    approvals = (Approval.objects.filter(source_version=OuterRef("pk"), decision=ApprovalDecision.APPROVE)
+                 .order_by().values("source_version").annotate(n=Count("pk")).values("n")[:1])
+    latest_run = latest_test_run()
     return (
-        SourceVersion.objects.defer("body_compressed", "extraction")
-        .filter(is_active=False, extraction_status="ok", source__is_blocked=False)
-        .filter(filters.source_q("source__"))
+        SourceVersion.objects.defer("body_compressed", "extraction", "diff_summary")
+        .filter(queue_kind=kind).filter(filters.source_q("source__"))
         .annotate(
             run_status=Subquery(latest_run.values("status")[:1]),
             run_failed=Subquery(latest_run.values("failed_count")[:1]),
             run_passed=Subquery(latest_run.values("passed_count")[:1]),
-            approvals_so_far=Count("approvals", filter=Q(approvals__decision=ApprovalDecision.APPROVE), distinct=True),
+            approvals_so_far=Coalesce(Subquery(approvals), 0),
         )
-        .exclude(Exists(newer))
-        .exclude(Exists(blocked_domain))
-        .exclude(approvals__decision=ApprovalDecision.REJECT)
         .select_related("source")
     )
 
 
 def _approval_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(**{"run_status__in": [TestRunStatus.PASSED, TestRunStatus.WAIVED]}).order_by("created_at")
+    return _versions(filters, VERSION_QUEUE_KIND[TestRunStatus.PASSED]).order_by("created_at")
 
 
 def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
@@ -183,7 +189,7 @@ def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
 
 
 def _failed_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(**{"run_status": TestRunStatus.FAILED}).order_by("created_at")
+    return _versions(filters, VERSION_QUEUE_KIND[TestRunStatus.FAILED]).order_by("created_at")
 
 
 def _failed_items(rows: list[SourceVersion]) -> list[QueueItem]:
@@ -215,14 +221,11 @@ def _task_items(category: str) -> Callable[[list[EditorialTask]], list[QueueItem
 
 
 def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
-    # A changed page whose new version is tested is already in the queue as an approval (or failed pairs).
-    tested_candidate = SourceVersion.objects.filter(
-        source=OuterRef("pk"), is_active=False, extraction_status="ok",
-        test_runs__status__in=[TestRunStatus.PASSED, TestRunStatus.FAILED, TestRunStatus.WAIVED],
-    )
+    # Kept (`Source.queue_page_changed`, rule `sources.selectors.pages_changed_waiting`): a changed
+    # page whose new version is tested is already in the queue as an approval (or failed pairs).
     return (
-        Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q())
-        .exclude(Exists(tested_candidate)).select_related("check_times").order_by("check_times__last_checked_at")
+        Source.objects.filter(queue_page_changed=True).filter(filters.source_q())
+        .select_related("check_times").order_by("check_times__last_checked_at")
     )
 
 
@@ -241,7 +244,7 @@ def _suspended_items(rows: list[Source]) -> list[QueueItem]:
         url=_source_url(s.pk), since=s.first_failure_at) for s in rows]
 
 
-TROUBLED_STATES = (AnswerState.CONTRADICTED, AnswerState.CONFLICTING, AnswerState.OUTDATED)
+TROUBLED_STATES = ANSWER_TROUBLED_STATES
 ANSWER_REASONS: dict[str, str] = {
     AnswerState.CONTRADICTED: "contradicted: an approved source says otherwise",
     AnswerState.CONFLICTING: "conflicting: approved sources disagree with each other",
@@ -259,7 +262,9 @@ def answers_needing_a_person(*, now: datetime | None = None) -> QuerySet[Answer]
     these and the overview counts them."""
     cutoff = (now or timezone.now()) - pending_grace()
     since = Coalesce("verified_at", "received_at")
-    return Answer.objects.alias(pending_since=since).filter(
+    # ANSWER_MAY_NEED_A_PERSON is the partial index's condition, repeated word for word so the
+    # database reads the flagged answers by that index instead of scanning every answer.
+    return Answer.objects.alias(pending_since=since).filter(ANSWER_MAY_NEED_A_PERSON).filter(
         Q(state__in=TROUBLED_STATES)
         | Q(state=AnswerState.PENDING, pending_since__lt=cutoff)
         | Q(needs_reverification=True, pending_since__lt=cutoff)
