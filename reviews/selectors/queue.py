@@ -39,6 +39,7 @@ from sources.models import (
 from sources.selectors import VERSION_QUEUE_KIND, latest_test_run, version_approvals_required
 
 PER_CATEGORY = 50
+LANDING_ITEMS = 50  # the landing page shows the most urgent items; a category shows PER_CATEGORY of its own
 STUCK_AFTER = timedelta(hours=1)
 RECENT_FAILURES = timedelta(days=7)
 
@@ -432,8 +433,10 @@ def _assigned_ids(assignee_id: int) -> dict[tuple[str, str], set[int]]:
     return ids
 
 
-def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> Queue:
-    """What needs a person, most urgent first: overdue items, then by category, risk and age."""
+def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY, limit: int | None = None) -> Queue:
+    """What needs a person, most urgent first: overdue items, then by category, risk and age.
+    With `limit`, only the first `limit` items (a page: the landing page shows the most urgent;
+    `extra["more"]` says how many more were read, the counts stay whole)."""
     assigned = _assigned_ids(filters.assignee_id) if filters.assignee_id else None
     items: list[QueueItem] = []
     counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
@@ -456,9 +459,12 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> 
         item.urgency += BASE_URGENCY.get(item.category, 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
     oldest = timezone.now()
     items.sort(key=lambda i: (-i.urgency, i.since or oldest))
+    more = max(0, len(items) - limit) if limit is not None else 0
+    if limit is not None:
+        items = items[:limit]
     shown = dict.fromkeys(r[0] for r in rows)
     ordered = [(c, str(QueueCategory(c).label), counts[c]) for c in shown]
-    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters)
+    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters, extra={"more": more})
 
 
 def _attach_people(items: list[QueueItem]) -> None:

@@ -14,7 +14,7 @@ from claims.models import Answer, AnswerState
 from claims.services.kept import verification_day_move
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, ReviewAssignment, ReviewComment
-from reviews.selectors.queue import QueueCategory, QueueFilters, review_queue
+from reviews.selectors.queue import LANDING_ITEMS, QueueCategory, QueueFilters, review_queue
 from reviews.services import block_apply
 from sources.models import EditorialTask, EvidenceStatus, Source, TaskKind
 from sources.services import source_register
@@ -203,6 +203,10 @@ def test_the_front_doors_queries_do_not_grow_with_the_rows(client, editor):
         counts = {code: total for code, _, total in review_queue(filters=QueueFilters()).counts}
         assert counts["approval"] == counts["failed_pairs"] == counts["redirect"] == start + n
         assert counts["answer"] == start + n + 0
+    landing = client.get(reverse("admin:index"))
+    assert len(landing.context["queue"].items) == LANDING_ITEMS, "the landing page is a page of the most urgent items"
+    assert "most urgent items are shown" in landing.content.decode()
+    assert len(client.get(reverse("admin:desk-queue") + "?category=approval").context["queue"].items) == 30, "a category lists its own"
     grew = {name: n for name, n in used.items() if n[0] != n[1]}
     assert not grew, f"queries grew with the rows: {grew}"
     assert max(n[1] for n in used.values()) <= 40, used
