@@ -23,7 +23,7 @@ from reviews.selectors.queue import QueueCategory, QueueFilters, review_queue
 from reviews.services import block_apply, block_lift
 from sources.models import LinkStateDay, PassageVersion, Source, SourceVersion
 from sources.selectors import link_health_summary
-from sources.services import activation, source_refetch, source_register, version_activate
+from sources.services import activation, source_refetch, source_register, source_update, version_activate
 from sources.services.activation import version_request_changes
 from sources.services.kept import kept_state_differences
 from tests.routeserver import RouteServer
@@ -121,6 +121,9 @@ def test_the_kept_state_equals_a_recount_after_every_step_of_the_pipeline(site, 
     domain_switch, _ = block_apply(actor=editor, target="domain", domain=Source.objects.get(pk=terms.pk).domain, reason="whole site disputed")
     step("block the domain")
     assert _queue(QueueCategory.APPROVAL) == set()
+    source_update(actor=approver, source_id=terms.pk, url=site.base.replace("127.0.0.1", "localhost") + "/terms", reason="moved")
+    step("the source moves out of the blocked domain")
+    assert _queue(QueueCategory.APPROVAL) == {SourceVersion.objects.get(source=terms, number=2).pk}
     block_lift(actor=approver, switch_id=domain_switch.pk, reason="fine")
     step("lift the domain block")
     version_activate(actor=approver, version_id=SourceVersion.objects.get(source=terms, number=2).pk, reason="checked")
@@ -128,7 +131,7 @@ def test_the_kept_state_equals_a_recount_after_every_step_of_the_pipeline(site, 
 
     assert "equals a fresh recount" in _check_command()
     assert LinkStateDay.objects.exists() and VerificationDay.objects.exists()
-    assert len(steps) == 13
+    assert len(steps) == 14
 
 
 def test_the_rebuild_command_reports_every_difference_and_repairs_it(site, editor, approver, run_jobs):
