@@ -9,8 +9,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import models
-from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db import connection, models
+from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.urls import reverse
 from django.utils import timezone
@@ -405,22 +405,46 @@ def _rows() -> list[Row]:
     return rows
 
 
+def _one_query(parts: list[tuple[str, list[Any]]], sql_of: Callable[[int, str], str], *, union: bool) -> list[tuple[Any, ...]]:
+    """Run several read-only subqueries in one round trip: each part's SQL wrapped by `sql_of`,
+    either as columns of one SELECT or as branches of a UNION ALL."""
+    if not parts:
+        return []
+    joined = (" UNION ALL " if union else ", ").join(sql_of(n, sql) for n, (sql, _) in enumerate(parts))
+    with connection.cursor() as cursor:
+        cursor.execute(joined if union else f"SELECT {joined}", [p for _, params in parts for p in params])
+        return list(cursor.fetchall())
+
+
+def _sql(qs: QuerySet[Any]) -> tuple[str, list[Any]]:
+    sql, params = qs.query.sql_with_params()
+    return sql, list(params)
+
+
+def queue_counts(querysets: list[QuerySet[Any]]) -> list[int]:
+    """How many rows each queryset has, in one query (a COUNT per part, side by side)."""
+    parts = [_sql(qs.order_by().values("pk")) for qs in querysets]
+    rows = _one_query(parts, lambda n, sql: f"(SELECT COUNT(*) FROM ({sql}) AS part{n})", union=False)
+    return [int(n) for n in rows[0]] if rows else []
+
+
 def queue_ages(*, now: datetime | None = None) -> list[tuple[str, str, tuple[int, int, int]]]:
     """Per category of the review queue, unfiltered (the same rows the queue counts): how many
-    items have waited under a day, 1 to 7 days, and longer. One aggregate query per part."""
+    items have waited under a day, 1 to 7 days, and longer. One query for all the parts."""
     now = now or timezone.now()
     day, week = now - timedelta(days=1), now - timedelta(days=7)
-    ages: dict[str, list[int]] = {}
-    for row in _rows():
+    rows = _rows()
+    parts = []
+    for row in rows:
         since = row.since
-        counts = row.make_qs(QueueFilters()).order_by().aggregate(
-            day=Count("pk", filter=Q(**{f"{since}__gte": day})),
-            week=Count("pk", filter=Q(**{f"{since}__lt": day, f"{since}__gte": week})),
-            older=Count("pk", filter=Q(**{f"{since}__lt": week}) | Q(**{f"{since}__isnull": True})),
-        )
-        total = ages.setdefault(row.category, [0, 0, 0])
-        for n, key in enumerate(("day", "week", "older")):
-            total[n] += counts[key]
+        bucket = Case(When(**{f"{since}__gte": day}, then=Value(0)), When(**{f"{since}__gte": week}, then=Value(1)), default=Value(2),
+                      output_field=models.IntegerField())
+        parts.append(_sql(row.make_qs(QueueFilters()).order_by().values(age_bucket=bucket)))
+    found = _one_query(parts, lambda n, sql: f"SELECT {n}, part{n}.age_bucket, COUNT(*) FROM ({sql}) AS part{n} GROUP BY part{n}.age_bucket",
+                       union=True)
+    ages: dict[str, list[int]] = {row.category: [0, 0, 0] for row in rows}
+    for n, bucket, count in found:
+        ages[rows[int(n)].category][int(bucket)] += int(count)
     return [(category, str(QueueCategory(category).label), (a, b, c)) for category, (a, b, c) in ages.items()]
 
 
@@ -441,19 +465,23 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY, lim
     items: list[QueueItem] = []
     counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
     rows = _rows()
-    for category, label, make_qs, to_items, sourceless, _since in rows:
-        if filters.source_only and sourceless:
+    parts: list[tuple[Row, QuerySet[Any]]] = []
+    for row in rows:
+        if filters.source_only and row.sourceless:
             continue
-        qs = make_qs(filters)
+        qs = row.make_qs(filters)
         if assigned is not None:
-            ids = assigned.get((category, label), set())
+            ids = assigned.get((row.category, row.label), set())
             if not ids:
                 continue
             qs = qs.filter(pk__in=ids)
-        counts[category] += qs.count()
-        if filters.category and filters.category != category:
-            continue
-        items.extend(to_items(list(qs[:per_category])))
+        parts.append((row, qs))
+    # Every part's count in one round trip; then a page of rows from the parts shown.
+    sizes = queue_counts([qs for _, qs in parts])
+    for (row, qs), n in zip(parts, sizes, strict=True):
+        counts[row.category] += n
+        if n and (not filters.category or filters.category == row.category):
+            items.extend(row.to_items(list(qs[:per_category])))
     _attach_people(items)
     for item in items:
         item.urgency += BASE_URGENCY.get(item.category, 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
