@@ -381,6 +381,9 @@ def main() -> int:
             report = one_scale(scale, args.runs, baseline_ref, redis_url)
             print(json.dumps(report, indent=1), flush=True)
             reports.append(report)
+    if not any("pages" in r for r in reports):
+        print("skipped: " + "; ".join(r.get("skipped", "") for r in reports))
+        return 0
     body, misses = table(reports, baseline_ref)
     print(body)
     data = "; ".join(f"scale {r['scale']:g}: {r['data']['sources']:,} sources, {r['data']['passage_versions']:,} passage versions, "

@@ -22,13 +22,13 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from claims.services.kept import verification_kept_differences, verification_kept_rebuild
 from sources.models import FetchResult, LinkStateDay, Source, SourceVersion
-from sources.selectors import pages_changed_waiting, version_queue_kinds
+from sources.selectors import VERSION_QUEUE_KIND, latest_test_run, pages_changed_waiting, version_queue_kinds, versions_waiting
 
 
 def queue_state_refresh(*, source_ids: Iterable[int]) -> None:
@@ -40,10 +40,29 @@ def queue_state_refresh(*, source_ids: Iterable[int]) -> None:
     if not ids:
         return
     with transaction.atomic():
-        list(Source.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
-        kinds = version_queue_kinds(source_ids=ids)
-        _write_version_kinds(kinds, SourceVersion.objects.filter(source_id__in=ids))
-        _write_changed_pages(set(pages_changed_waiting(source_ids=ids).values_list("pk", flat=True)), Source.objects.filter(pk__in=ids))
+        if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
+            list(Source.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+        # One read per table: what is kept next to what the rule says now; then write what differs.
+        versions = (
+            SourceVersion.objects.filter(source_id__in=ids).filter(~Q(queue_kind="") | Q(is_active=False, extraction_status="ok"))
+            .annotate(waits=Exists(versions_waiting(source_ids=ids).filter(pk=OuterRef("pk"))),
+                      run_status=Subquery(latest_test_run().values("status")[:1]))
+            .values_list("pk", "queue_kind", "waits", "run_status")
+        )
+        by_kind: dict[str, list[int]] = {}
+        for pk, kept, waits, run_status in versions:
+            kind = VERSION_QUEUE_KIND.get(run_status or "", "") if waits else ""
+            if kind != kept:
+                by_kind.setdefault(kind, []).append(pk)
+        for kind, pks in by_kind.items():
+            SourceVersion.objects.filter(pk__in=pks).update(queue_kind=kind)
+        pages = Source.objects.filter(pk__in=ids).annotate(waits=Exists(pages_changed_waiting(source_ids=ids).filter(pk=OuterRef("pk"))))
+        by_flag: dict[bool, list[int]] = {}
+        for pk, kept_flag, waits in pages.values_list("pk", "queue_page_changed", "waits"):
+            if bool(waits) != kept_flag:
+                by_flag.setdefault(bool(waits), []).append(pk)
+        for flag, pks in by_flag.items():
+            Source.objects.filter(pk__in=pks).update(queue_page_changed=flag)
 
 
 def _write_version_kinds(kinds: dict[int, str], scope: QuerySet[SourceVersion]) -> None:
