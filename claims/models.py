@@ -53,6 +53,12 @@ class Confidence(models.TextChoices):
     LOW = "low", "low"
 
 
+# What may put an answer in the review queue (`reviews.selectors.queue.answers_needing_a_person`
+# is the rule; this is the partial index's condition under it, so the queue reads only these).
+ANSWER_TROUBLED_STATES = (AnswerState.CONTRADICTED, AnswerState.CONFLICTING, AnswerState.OUTDATED)
+ANSWER_MAY_NEED_A_PERSON = models.Q(state__in=(*ANSWER_TROUBLED_STATES, AnswerState.PENDING)) | models.Q(needs_reverification=True)
+
+
 class Answer(models.Model):
     question = models.TextField(blank=True)
     raw_response = models.TextField(help_text="The model response exactly as received.")
@@ -76,7 +82,12 @@ class Answer(models.Model):
     class Meta:
         ordering = ["-received_at"]
         # Covers the overview's verification rate per day (an index-only scan of the window).
-        indexes = [models.Index(fields=["verified_at", "state"], name="answer_verified_state_idx")]
+        indexes = [
+            models.Index(fields=["verified_at", "state"], name="answer_verified_state_idx"),
+            # Covers the queue's rule (an index-only count on PostgreSQL): only answers that may need a person.
+            models.Index(fields=["-received_at"], include=["state", "needs_reverification", "verified_at"],
+                         condition=ANSWER_MAY_NEED_A_PERSON, name="answer_needs_person_idx"),
+        ]
 
     def __str__(self) -> str:
         return (self.question or self.answer_text)[:80] or f"answer {self.pk}"
@@ -262,3 +273,17 @@ class WordingTemplate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} [{self.language}{'/' + self.mode if self.mode else ''}]"
+
+
+class VerificationDay(models.Model):
+    """Kept: per day of `Answer.verified_at` (the desk's time zone), how many answers were last
+    verified that day and how many of them came out supported or partly supported. Moved in the
+    transaction that verifies an answer (out of its previous day, into today), so the overview
+    reads 14 rows; `manage.py rebuild_kept_state` recounts them from the answers."""
+
+    day = models.DateField(unique=True)
+    answers = models.IntegerField(default=0)
+    verified = models.IntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.verified} of {self.answers}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from claims.models import JudgementStatus
 from reviews.models import BlockTarget
 
 REASON_WIDGET = forms.Textarea(attrs={"rows": 2, "cols": 60})
@@ -56,3 +57,11 @@ class PersonAddForm(forms.Form):
 
 class PersonRoleForm(forms.Form):
     role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES, required=False)
+
+
+class GoldenPairForm(forms.Form):
+    claim = forms.CharField(label="Claim the source must back (or contradict)", widget=forms.Textarea(attrs={"rows": 2, "cols": 60}))
+    question = forms.CharField(label="Question a user might ask (optional)", required=False)
+    expected_status = forms.ChoiceField(label="Expected verdict", choices=JudgementStatus.choices, initial=JudgementStatus.SUPPORTED)
+    expected_passage = forms.IntegerField(label="Expected passage", required=False, min_value=1)
+    expected_quote = forms.CharField(label="Words that must appear verbatim in that passage (optional)", required=False)

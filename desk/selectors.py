@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from claims.models import Answer, Citation
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
@@ -51,6 +51,7 @@ TIMELINE_WORDS = {
     "source_block": "blocked", "source_unblock": "unblocked", "version_request_changes": "requested changes",
     "canonical_change": "changed the canonical URL", "canonical_change_rejected": "rejected a redirect proposal",
     "source_merge": "merged into another source", "canonical_point_existing": "pointed at an existing source",
+    "testpair_create": "added a golden pair", "testpairs_import": "imported golden pairs", "version_retest": "asked to run the golden pairs again",
 }
 
 
@@ -203,6 +204,66 @@ def source_page(*, source_id: int, version_number: int | None = None, fetch_page
     )
 
 
+PICKER_SHOWN = 100
+EXCERPT_CHARS = 240
+
+
+@dataclass
+class PassageChoice:
+    passage_id: int
+    passage_version_id: int
+    heading: str
+    excerpt: str
+    blocked: bool
+
+
+@dataclass
+class PairPicker:
+    """The passages a golden pair may name: one version's passages of one source, searched."""
+
+    source: Source
+    version: SourceVersion | None
+    choices: list[PassageChoice]
+    matching: int
+    search: str
+
+
+def _excerpt(text: str, search: str) -> str:
+    """The passage's opening words, or the words around the first match of `search`."""
+    text = " ".join(text.split())
+    at = text.casefold().find(search.casefold()) if search else -1
+    start = max(0, at - EXCERPT_CHARS // 3) if at > EXCERPT_CHARS // 2 else 0
+    piece = text[start:start + EXCERPT_CHARS]
+    return ("…" if start else "") + piece + ("…" if start + EXCERPT_CHARS < len(text) else "")
+
+
+def pair_passage_picker(*, source_id: int, version_number: int | None = None, search: str = "") -> PairPicker | None:
+    """The passages of `source_id` that a golden pair can expect, from the version asked for (else
+    the active one, else the newest extracted one), each with heading path, ids and an excerpt.
+    `search` matches anywhere in the text or the heading path (three queries)."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        return None
+    versions = SourceVersion.objects.defer("body_compressed").filter(source=source)
+    version = versions.filter(number=version_number).first() if version_number is not None else None
+    version = version or versions.filter(is_active=True).first() or versions.filter(extraction_status="ok").order_by("-number").first()
+    search = search.strip()
+    if version is None:
+        return PairPicker(source=source, version=None, choices=[], matching=0, search=search)
+    members = VersionPassage.objects.filter(source_version=version).exclude(change_kind=ChangeKind.REMOVED)
+    if search:
+        members = members.filter(Q(passage_version__text__icontains=search) | Q(passage_version__passage__heading_path__icontains=search))
+    rows = members.select_related("passage_version__passage").order_by("ordinal")
+    choices = [
+        PassageChoice(passage_id=m.passage_version.passage_id, passage_version_id=m.passage_version_id,
+                      heading=m.passage_version.passage.heading_path or f"passage {m.ordinal + 1}",
+                      excerpt=_excerpt(m.passage_version.text, search), blocked=m.passage_version.passage.is_blocked)
+        for m in rows[:PICKER_SHOWN]
+    ]
+    matching = len(choices) if len(choices) < PICKER_SHOWN else members.count()
+    return PairPicker(source=source, version=version, choices=choices, matching=matching, search=search)
+
+
 WORK_LABELS = {
     "sources.fetch_source": "Fetching the page",
     "sources.extract_version": "Extracting passages",
@@ -210,15 +271,19 @@ WORK_LABELS = {
 }
 
 
-def source_status(*, source_id: int) -> dict[str, Any] | None:
+def source_status(*, source_id: int, version_number: int | None = None) -> dict[str, Any] | None:
     """The live state of a source's work, for the page's poller: a revision that changes
-    whenever something visible changes, whether work is running, and a sentence about it."""
+    whenever something visible changes, whether work is running, and a sentence about it.
+    It follows the three newest versions, the active one and `version_number` (the one on
+    screen): a run of the golden pairs of an older version is followed to its end too."""
     source = Source.objects.filter(pk=source_id).values("stage", "is_blocked", "link_state", "evidence_status", "check_times__last_checked_at", "title").first()
     if source is None:
         return None
+    followed = Q(is_active=True) | Q(number=version_number) if version_number is not None else Q(is_active=True)
     version_ids = list(SourceVersion.objects.filter(source=source_id).order_by("-number").values_list("pk", flat=True)[:3])
+    version_ids += [pk for pk in SourceVersion.objects.filter(followed, source=source_id).values_list("pk", flat=True) if pk not in version_ids]
     keys = [f"fetch:{source_id}"] + [f"extract:{v}" for v in version_ids] + [f"tests:{v}" for v in version_ids]
-    work = list(WorkRequest.objects.filter(dedupe_key__in=keys).order_by("-id").values("id", "job", "status", "progress", "progress_total", "message", "error")[:6])
+    work = list(WorkRequest.objects.filter(dedupe_key__in=keys).order_by("-id").values("id", "job", "status", "progress", "progress_total", "message", "error")[:len(keys)])
     running = [w for w in work if w["status"] in UNFINISHED]
     state = [
         source["stage"], source["is_blocked"], source["link_state"], source["evidence_status"], str(source["check_times__last_checked_at"]), source["title"],

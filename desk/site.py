@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path
 
 from citecheck_site.admin_site import CitecheckAdminSite
-from desk.views import check, decisions, degraded, health, moment, overview, people, queue, source, trace, work
+from desk.views import check, decisions, degraded, health, moment, overview, pairs, people, queue, source, trace, work
 
 
 def is_desk_user(request: HttpRequest) -> bool:
@@ -39,6 +39,7 @@ class DeskAdminSite(CitecheckAdminSite):
             path("desk/switches/", view(degraded.switches_set), name="desk-switches"),
             path("desk/sources/<int:source_id>/", view(source.source_page), name="desk-source"),
             path("desk/sources/<int:source_id>/status.json", view(source.source_status), name="desk-source-status"),
+            path("desk/sources/<int:source_id>/pairs/add/", view(pairs.pair_add_page), name="desk-pair-add"),
             path("desk/sources/<int:source_id>/refetch/", view(decisions.source_refetch_view), name="desk-source-refetch"),
             path("desk/versions/<int:version_id>/decide/", view(decisions.version_decide), name="desk-version-decide"),
             path("desk/results/<int:result_id>/waive/", view(decisions.result_waive), name="desk-result-waive"),

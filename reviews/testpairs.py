@@ -1,4 +1,5 @@
-"""Importing golden test pairs for one source from CSV or JSON.
+"""Golden test pairs: adding one (the desk's "Add a golden pair" page) and importing many for one
+source from CSV or JSON.
 
 Each row names a claim, optionally a question, the expected status, the heading path of the
 expected passage (as shown on the source's passages, e.g. "Delivery terms > Express") and an
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from citecheck.errors import NotFound
+from citecheck.errors import InvalidInput, NotFound
 from citecheck.rowfile import rows_parse
 from claims.models import JudgementStatus
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
@@ -58,6 +59,58 @@ def _expected_passage(*, source: Source, heading: str, quote: str) -> tuple[Pass
     return None, f"the expected quote does not appear in the passage {heading!r}"
 
 
+def _pair_problem(*, claim: str, status: str, passage: Passage | None, quote: str) -> tuple[str, str]:
+    """Why a pair cannot be kept as given ("" when it can), and the field at fault. The one rule
+    for a single pair and for each row of an import."""
+    if not claim:
+        return "the claim is empty", "claim"
+    if status not in JudgementStatus.values:
+        return f"expected_status must be one of {', '.join(JudgementStatus.values)} (got {status!r})", "expected_status"
+    if quote and passage is None:
+        return "an expected quote needs the expected passage it appears in", "expected_quote"
+    if quote and passage is not None and not PassageVersion.objects.filter(passage=passage, text__contains=quote).exists():
+        return f"the expected quote does not appear in the passage {passage.heading_path!r}", "expected_quote"
+    return "", ""
+
+
+def testpair_create(
+    *,
+    actor: Actor,
+    source_id: int,
+    claim: str,
+    expected_status: str = JudgementStatus.SUPPORTED,
+    expected_passage_id: int | None = None,
+    expected_quote: str = "",
+    question: str = "",
+) -> TestPair:
+    """Add one golden pair to a source. The expected passage, when named, must be one of this
+    source's passages; a quote must appear in it; a claim the source already has a pair for is
+    refused. The pair runs with the next test run of a version (or "run the golden pairs again")."""
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        raise NotFound(f"no source {source_id}")
+    permission_require(actor=actor, perm="reviews.add_testpair", action="testpair_create", obj=source)
+    claim, quote = claim.strip(), expected_quote.strip()
+    passage = None
+    if expected_passage_id is not None:
+        passage = Passage.objects.filter(pk=expected_passage_id, source=source).first()
+        if passage is None:
+            raise InvalidInput(f"passage {expected_passage_id} is not a passage of {source}", field="expected_passage")
+    problem, field = _pair_problem(claim=claim, status=expected_status, passage=passage, quote=quote)
+    if problem:
+        raise InvalidInput(f"This golden pair cannot be added: {problem}.", field=field)
+    with transaction.atomic():
+        known = {_collapse(c) for c in TestPair.objects.select_for_update().filter(source=source).values_list("claim", flat=True)}
+        if _collapse(claim) in known:
+            raise InvalidInput(f"{source} already has a golden pair for this claim.", field="claim")
+        pair = TestPair.objects.create(source=source, claim=claim, question=question.strip(), expected_status=expected_status,
+                                       expected_passage=passage, expected_quote=quote, created_by=user_or_none(actor))
+        audit_record(actor=actor, action="testpair_create", obj=source, reason=claim[:200],
+                     data={"test_pair": pair.pk, "expected_passage": passage.pk if passage else None, "expected_status": expected_status})
+    logger.info("testpair.created", extra={"source_id": source.pk, "test_pair_id": pair.pk})
+    return pair
+
+
 def testpairs_import(*, actor: Actor, source_id: int, text: str) -> dict[str, Any]:
     """Create the source's test pairs from the rows of `text` (CSV or JSON).
 
@@ -81,17 +134,15 @@ def testpairs_import(*, actor: Actor, source_id: int, text: str) -> dict[str, An
             heading = _collapse(_field(row, "expected_heading"))
             quote = _field(row, "expected_quote")
             rejected = {"row": number, "claim": claim[:200]}
-            if not claim:
-                invalid.append({**rejected, "reason": "the claim is empty"})
-                continue
-            if status not in JudgementStatus.values:
-                invalid.append({**rejected, "reason": f"expected_status must be one of {', '.join(JudgementStatus.values)} (got {status!r})"})
+            problem, _field_name = _pair_problem(claim=claim, status=status, passage=None, quote="")
+            if problem:
+                invalid.append({**rejected, "reason": problem})
                 continue
             if quote and not heading:
                 invalid.append({**rejected, "reason": "an expected quote needs the expected_heading of its passage"})
                 continue
             passage = None
-            if heading:
+            if heading:  # a heading may name several passages: the quote picks the one holding it
                 passage, reason = _expected_passage(source=source, heading=heading, quote=quote)
                 if passage is None:
                     invalid.append({**rejected, "reason": reason})

@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from citecheck.judges import claim_hash
 from sources.models import Source
+from sources.services.kept import kept_state_rebuild
 
 BASE = {"sources": 10_000, "answers": 50_000, "audit": 100_000}
 DOMAINS_PER_SOURCES = 10  # ten sources per registrable domain
@@ -192,6 +193,7 @@ def bench_data_generate(*, scale: float = 1.0, reset: bool = False, batch_size: 
     with transaction.atomic():
         _generate(writer, rng, counts, start=start, now=now, editor=editor.pk, approver=approver.pk)
     _reset_sequences()
+    kept_state_rebuild()  # the rows were written directly, not by the services that keep the queue's state
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")

@@ -182,12 +182,19 @@ class Source(models.Model):
     first_failure_at = models.DateTimeField(null=True, blank=True)
     displayed_date = models.CharField(max_length=64, blank=True)
 
+    queue_page_changed = models.BooleanField(
+        default=False, editable=False,
+        help_text="Kept: the live page changed and no tested candidate waits (the review queue's rule, "
+                  "written with the change; `manage.py rebuild_kept_state` recounts it).",
+    )
+
     class Meta:
         ordering = ["-registered_at"]
         indexes = [
             # The desk's list filters (stage, evidence status and is_blocked have their own).
             models.Index(fields=["link_state"], name="source_link_state_idx"),
             models.Index(fields=["live_page_changed"], condition=Q(live_page_changed=True), name="source_page_changed_idx"),
+            models.Index(fields=["queue_page_changed"], condition=Q(queue_page_changed=True), name="source_queue_changed_idx"),
         ]
         permissions = [
             ("approve_source", "Can approve, activate, waive, unblock and roll back"),
@@ -312,6 +319,11 @@ class SourceVersion(models.Model):
     tested_at = models.DateTimeField(null=True, blank=True)
     activated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    queue_kind = models.CharField(
+        max_length=20, choices=[("", "nothing")] + [(k, k) for k in ("approval", "failed_pairs")], default="", blank=True, editable=False,
+        help_text="Kept: where this version waits in the review queue (approval, failed_pairs) or nothing; written with "
+                  "every change that moves it, recounted by `manage.py rebuild_kept_state`.",
+    )
 
     class Meta:
         ordering = ["source_id", "-number"]
@@ -320,6 +332,10 @@ class SourceVersion(models.Model):
             models.UniqueConstraint(
                 fields=["source"], condition=Q(is_active=True), name="one_active_version_per_source"
             ),
+        ]
+        indexes = [
+            # The review queue's versions: a page and a count by index, not a recount of every version.
+            models.Index(fields=["queue_kind", "created_at"], condition=~Q(queue_kind=""), name="version_queue_kind_idx"),
         ]
 
     def __str__(self) -> str:
@@ -531,3 +547,20 @@ class EditorialTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.source}"
+
+
+class LinkStateDay(models.Model):
+    """Kept: how many fetch results of each link state were recorded on a day (the desk's time
+    zone), counted in the transaction that records them, so /health/ and the overview read 14
+    rows per state instead of scanning 14 days of fetches. `manage.py rebuild_kept_state`
+    recounts them from FetchResult."""
+
+    day = models.DateField()
+    link_state = models.CharField(max_length=30, choices=LinkState.choices)
+    fetches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["day", "link_state"], name="link_state_day_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.link_state}: {self.fetches}"

@@ -9,14 +9,25 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, When
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.html import escape
 
 from citecheck.errors import InvalidInput, NotFound
 from citecheck.urlnorm import registrable_domain
 from dispatch.selectors import work_status
-from reviews.models import Approval, AuditLog, BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
+from reviews.models import (
+    Approval,
+    ApprovalDecision,
+    AuditLog,
+    BlockSwitch,
+    BlockTarget,
+    SiteSwitch,
+    SwitchName,
+    SwitchPeriod,
+    TestRun,
+    TestRunStatus,
+)
 from sources.models import (
     REACHABLE_LINK_STATES,
     ChangeKind,
@@ -25,6 +36,7 @@ from sources.models import (
     FetchResult,
     HistoryStart,
     LinkState,
+    LinkStateDay,
     PassageVersion,
     Priority,
     RiskLevel,
@@ -347,19 +359,11 @@ def link_health_summary(*, days: int = 14) -> LinkHealth:
 
 
 
-    now = timezone.now()
-    # A datetime range, not `fetched_at__date__gte`: the index on fetched_at serves it.
-    since = (now - timedelta(days=days - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    start = since.date()
+    # Kept per day as the fetches are recorded (`LinkStateDay`): 14 days are a few dozen rows.
+    start = timezone.localtime(timezone.now()).date() - timedelta(days=days - 1)
     per_day: dict[date, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
-    rows = (
-        FetchResult.objects.filter(fetched_at__gte=since)
-        .annotate(day=TruncDate("fetched_at"))
-        .values("day", "link_state")
-        .annotate(n=Count("*"))
-    )
-    for row in rows:
-        per_day.setdefault(row["day"], {})[row["link_state"]] = row["n"]
+    for day, state, n in LinkStateDay.objects.filter(day__gte=start, day__lt=start + timedelta(days=days)).values_list("day", "link_state", "fetches"):
+        per_day[day][state] = n
     now_counts = dict(Source.objects.exclude(link_state="").values_list("link_state").annotate(n=Count("id")).values_list("link_state", "n"))
     evidence = dict(Source.objects.values_list("evidence_status").annotate(n=Count("id")).values_list("evidence_status", "n"))
     states = [s for s in LinkState.values if s in now_counts or any(s in d for d in per_day.values())]
@@ -424,6 +428,57 @@ def version_approvals_required(version: SourceVersion) -> int:
     if version.approvals_required is not None:
         return int(version.approvals_required)
     return approvals_for_risk(version.source.risk_level)
+
+
+# --- what needs a person: the review queue's rules for versions and changed pages ----------------
+# The kept columns `SourceVersion.queue_kind` and `Source.queue_page_changed` hold these rules'
+# answers; `sources.services.kept` writes them with every change and recounts them from here.
+
+VERSION_QUEUE_KIND: dict[str, str] = {TestRunStatus.PASSED: "approval", TestRunStatus.WAIVED: "approval", TestRunStatus.FAILED: "failed_pairs"}
+
+
+def latest_test_run() -> QuerySet[TestRun]:
+    """The latest finished golden-pair run of the version in the outer query."""
+    return TestRun.objects.filter(source_version=OuterRef("pk")).exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id")
+
+
+def versions_waiting(*, source_ids: list[int] | None = None) -> QuerySet[SourceVersion]:
+    """The one rule for versions that wait for a person (issue 20): extracted, not active, the
+    newest of their source, not refused by an approver, their source and domain not blocked. Each
+    carries `run_status`, the status of its latest finished golden-pair run: passed or waived means
+    it waits for approval (no golden pairs counts as passed: a run with none), failed means its
+    pairs need a person, none yet means it is still being tested."""
+    newer = SourceVersion.objects.filter(source=OuterRef("source"), number__gt=OuterRef("number"))
+    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("source__domain"), is_blocked=True)
+    refused = Approval.objects.filter(source_version=OuterRef("pk"), decision=ApprovalDecision.REJECT)
+    qs = SourceVersion.objects.filter(is_active=False, extraction_status="ok", source__is_blocked=False)
+    if source_ids is not None:
+        qs = qs.filter(source_id__in=source_ids)
+    return (
+        qs.annotate(run_status=Subquery(latest_test_run().values("status")[:1]))
+        .exclude(Exists(newer)).exclude(Exists(blocked_domain)).exclude(Exists(refused))
+    )
+
+
+def version_queue_kinds(*, source_ids: list[int] | None = None) -> dict[int, str]:
+    """{version id: "approval" or "failed_pairs"} for the versions that wait for a person."""
+    fields = ("pk", "run_status")  # run_status is versions_waiting's annotation
+    return {pk: VERSION_QUEUE_KIND[status] for pk, status in versions_waiting(source_ids=source_ids).values_list(*fields)
+            if status in VERSION_QUEUE_KIND}
+
+
+def pages_changed_waiting(*, source_ids: list[int] | None = None) -> QuerySet[Source]:
+    """The one rule for a changed live page that needs a person: the page changed, the source is
+    not blocked, and no tested candidate version waits (that one is in the queue as an approval
+    or as failed pairs instead)."""
+    tested_candidate = SourceVersion.objects.filter(
+        source=OuterRef("pk"), is_active=False, extraction_status="ok",
+        test_runs__status__in=[TestRunStatus.PASSED, TestRunStatus.FAILED, TestRunStatus.WAIVED],
+    )
+    qs = Source.objects.filter(live_page_changed=True, is_blocked=False)
+    if source_ids is not None:
+        qs = qs.filter(pk__in=source_ids)
+    return qs.exclude(Exists(tested_candidate))
 
 
 # --- the point in time: what held for some passage versions at a moment --------------------------

@@ -17,6 +17,7 @@ from citecheck.state_wording import short_document
 from citecheck.verification import EvidenceRecord
 from claims.models import Answer, Citation, Claim, Judgement, JudgementStatus, VerificationChange, WordingTemplate
 from claims.services.judging import JudgeFailure, configured_judge, judgement_get
+from claims.services.kept import verification_day_move
 from dispatch.services import current_attempt, work_progress
 from reviews.audit import audit_record
 from sources.models import ChangeKind, DomainPolicy, PassageVersion, VersionPassage
@@ -171,6 +172,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
                         for c in changes] + list((answer.report or {}).get("changes", []))[:20],
         }
         answer.needs_reverification = bool(retry)
+        verification_day_move(before_at=answer.verified_at, before_state=before, after_at=verified_at, after_state=state.state)
         answer.verified_at = verified_at
         answer.save(update_fields=["state", "state_wording", "report", "needs_reverification", "verified_at"])
         if before != answer.state:

@@ -65,6 +65,10 @@ def version_decide(request: HttpRequest, version_id: int) -> HttpResponse:
         elif decision == "retest":
             version_retest(actor=request.user, version_id=version.pk)
             messages.success(request, f"The golden pairs of {name} run again; this page shows the result when it is ready.")
+            # Back to this version's pairs, not to the page's default version (a newer one waiting
+            # for review would hide the run that was asked for).
+            page = reverse("admin:desk-source", args=[version.source_id])
+            return redirect(safe_next(request, f"{page}?version={version.number}#pairs-h"))
         else:
             messages.error(request, "Choose a decision: approve, request changes, roll back or run the golden pairs again.")
     except ServiceError as exc:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from citecheck.errors import ServiceError
 from desk.forms import AssignForm, CommentForm
 from desk.views.common import int_or_none, render_desk, safe_next
-from reviews.selectors.queue import QueueCategory, QueueFilters, review_queue
+from reviews.selectors.queue import LANDING_ITEMS, QueueCategory, QueueFilters, review_queue
 from reviews.selectors.queue import item_thread as thread_of
 from reviews.services import review_assign, review_comment_add
 from sources.models import RiskLevel
@@ -40,7 +40,8 @@ def _filters(request: HttpRequest) -> QueueFilters:
 
 def queue_page(request: HttpRequest) -> TemplateResponse:
     filters = _filters(request)
-    queue = review_queue(filters=filters)
+    # A page, not the backlog: the most urgent items across categories, or one category's items.
+    queue = review_queue(filters=filters, limit=None if filters.category else LANDING_ITEMS)
     mine = request.GET.get("assignee") == "me"
     return render_desk(
         request, "desk/queue.html", "Assigned to me" if mine else "Review queue",

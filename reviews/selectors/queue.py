@@ -9,17 +9,24 @@ from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import models
-from django.db.models import CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db import connection, models
+from django.db.models import Case, CharField, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.urls import reverse
 from django.utils import timezone
 
-from claims.models import Answer, AnswerState, CircuitState, JudgeEndpoint, Judgement
+from claims.models import (
+    ANSWER_MAY_NEED_A_PERSON,
+    ANSWER_TROUBLED_STATES,
+    Answer,
+    AnswerState,
+    CircuitState,
+    JudgeEndpoint,
+    Judgement,
+)
 from dispatch.models import UNFINISHED, WorkRequest, WorkStatus
-from reviews.models import ApprovalDecision, ReviewAssignment, ReviewComment, TestRun, TestRunStatus
+from reviews.models import Approval, ApprovalDecision, ReviewAssignment, ReviewComment, TestRunStatus
 from sources.models import (
-    DomainPolicy,
     EditorialTask,
     EvidenceStatus,
     RiskLevel,
@@ -29,9 +36,10 @@ from sources.models import (
     TaskKind,
     TaskStatus,
 )
-from sources.selectors import version_approvals_required
+from sources.selectors import VERSION_QUEUE_KIND, latest_test_run, version_approvals_required
 
 PER_CATEGORY = 50
+LANDING_ITEMS = 50  # the landing page shows the most urgent items; a category shows PER_CATEGORY of its own
 STUCK_AFTER = timedelta(hours=1)
 RECENT_FAILURES = timedelta(days=7)
 
@@ -142,29 +150,28 @@ def _answer_url(answer_id: int) -> str:
 
 # --- one (queryset, to-items) pair per category ------------------------------------------------
 
-def _versions(filters: QueueFilters) -> QuerySet[SourceVersion]:
-    latest_run = TestRun.objects.filter(source_version=OuterRef("pk")).exclude(status=TestRunStatus.RUNNING).order_by("-started_at", "-id")
-    newer = SourceVersion.objects.filter(source=OuterRef("source"), number__gt=OuterRef("number"))
-    blocked_domain = DomainPolicy.objects.filter(domain=OuterRef("source__domain"), is_blocked=True)
+def _versions(filters: QueueFilters, kind: str) -> QuerySet[SourceVersion]:
+    """The versions kept as waiting in `kind` (`SourceVersion.queue_kind`, written with every change
+    by `sources.services.kept` from the rule `sources.selectors.versions_waiting`): a read by the
+    partial index. The annotations are subqueries, computed for the page's rows only."""
+    approvals = (Approval.objects.filter(source_version=OuterRef("pk"), decision=ApprovalDecision.APPROVE)
+                 .order_by().values("source_version").annotate(n=Count("pk")).values("n")[:1])
+    latest_run = latest_test_run()
     return (
-        SourceVersion.objects.defer("body_compressed", "extraction")
-        .filter(is_active=False, extraction_status="ok", source__is_blocked=False)
-        .filter(filters.source_q("source__"))
+        SourceVersion.objects.defer("body_compressed", "extraction", "diff_summary")
+        .filter(queue_kind=kind).filter(filters.source_q("source__"))
         .annotate(
             run_status=Subquery(latest_run.values("status")[:1]),
             run_failed=Subquery(latest_run.values("failed_count")[:1]),
             run_passed=Subquery(latest_run.values("passed_count")[:1]),
-            approvals_so_far=Count("approvals", filter=Q(approvals__decision=ApprovalDecision.APPROVE), distinct=True),
+            approvals_so_far=Coalesce(Subquery(approvals), 0),
         )
-        .exclude(Exists(newer))
-        .exclude(Exists(blocked_domain))
-        .exclude(approvals__decision=ApprovalDecision.REJECT)
         .select_related("source")
     )
 
 
 def _approval_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(**{"run_status__in": [TestRunStatus.PASSED, TestRunStatus.WAIVED]}).order_by("created_at")
+    return _versions(filters, VERSION_QUEUE_KIND[TestRunStatus.PASSED]).order_by("created_at")
 
 
 def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
@@ -183,7 +190,7 @@ def _approval_items(rows: list[SourceVersion]) -> list[QueueItem]:
 
 
 def _failed_qs(filters: QueueFilters) -> QuerySet[Any]:
-    return _versions(filters).filter(**{"run_status": TestRunStatus.FAILED}).order_by("created_at")
+    return _versions(filters, VERSION_QUEUE_KIND[TestRunStatus.FAILED]).order_by("created_at")
 
 
 def _failed_items(rows: list[SourceVersion]) -> list[QueueItem]:
@@ -215,14 +222,11 @@ def _task_items(category: str) -> Callable[[list[EditorialTask]], list[QueueItem
 
 
 def _changed_qs(filters: QueueFilters) -> QuerySet[Source]:
-    # A changed page whose new version is tested is already in the queue as an approval (or failed pairs).
-    tested_candidate = SourceVersion.objects.filter(
-        source=OuterRef("pk"), is_active=False, extraction_status="ok",
-        test_runs__status__in=[TestRunStatus.PASSED, TestRunStatus.FAILED, TestRunStatus.WAIVED],
-    )
+    # Kept (`Source.queue_page_changed`, rule `sources.selectors.pages_changed_waiting`): a changed
+    # page whose new version is tested is already in the queue as an approval (or failed pairs).
     return (
-        Source.objects.filter(live_page_changed=True, is_blocked=False).filter(filters.source_q())
-        .exclude(Exists(tested_candidate)).select_related("check_times").order_by("check_times__last_checked_at")
+        Source.objects.filter(queue_page_changed=True).filter(filters.source_q())
+        .select_related("check_times").order_by("check_times__last_checked_at")
     )
 
 
@@ -241,7 +245,7 @@ def _suspended_items(rows: list[Source]) -> list[QueueItem]:
         url=_source_url(s.pk), since=s.first_failure_at) for s in rows]
 
 
-TROUBLED_STATES = (AnswerState.CONTRADICTED, AnswerState.CONFLICTING, AnswerState.OUTDATED)
+TROUBLED_STATES = ANSWER_TROUBLED_STATES
 ANSWER_REASONS: dict[str, str] = {
     AnswerState.CONTRADICTED: "contradicted: an approved source says otherwise",
     AnswerState.CONFLICTING: "conflicting: approved sources disagree with each other",
@@ -259,7 +263,9 @@ def answers_needing_a_person(*, now: datetime | None = None) -> QuerySet[Answer]
     these and the overview counts them."""
     cutoff = (now or timezone.now()) - pending_grace()
     since = Coalesce("verified_at", "received_at")
-    return Answer.objects.alias(pending_since=since).filter(
+    # ANSWER_MAY_NEED_A_PERSON is the partial index's condition, repeated word for word so the
+    # database reads the flagged answers by that index instead of scanning every answer.
+    return Answer.objects.alias(pending_since=since).filter(ANSWER_MAY_NEED_A_PERSON).filter(
         Q(state__in=TROUBLED_STATES)
         | Q(state=AnswerState.PENDING, pending_since__lt=cutoff)
         | Q(needs_reverification=True, pending_since__lt=cutoff)
@@ -399,22 +405,46 @@ def _rows() -> list[Row]:
     return rows
 
 
+def _one_query(parts: list[tuple[str, list[Any]]], sql_of: Callable[[int, str], str], *, union: bool) -> list[tuple[Any, ...]]:
+    """Run several read-only subqueries in one round trip: each part's SQL wrapped by `sql_of`,
+    either as columns of one SELECT or as branches of a UNION ALL."""
+    if not parts:
+        return []
+    joined = (" UNION ALL " if union else ", ").join(sql_of(n, sql) for n, (sql, _) in enumerate(parts))
+    with connection.cursor() as cursor:
+        cursor.execute(joined if union else f"SELECT {joined}", [p for _, params in parts for p in params])
+        return list(cursor.fetchall())
+
+
+def _sql(qs: QuerySet[Any]) -> tuple[str, list[Any]]:
+    sql, params = qs.query.sql_with_params()
+    return sql, list(params)
+
+
+def queue_counts(querysets: list[QuerySet[Any]]) -> list[int]:
+    """How many rows each queryset has, in one query (a COUNT per part, side by side)."""
+    parts = [_sql(qs.order_by().values("pk")) for qs in querysets]
+    rows = _one_query(parts, lambda n, sql: f"(SELECT COUNT(*) FROM ({sql}) AS part{n})", union=False)
+    return [int(n) for n in rows[0]] if rows else []
+
+
 def queue_ages(*, now: datetime | None = None) -> list[tuple[str, str, tuple[int, int, int]]]:
     """Per category of the review queue, unfiltered (the same rows the queue counts): how many
-    items have waited under a day, 1 to 7 days, and longer. One aggregate query per part."""
+    items have waited under a day, 1 to 7 days, and longer. One query for all the parts."""
     now = now or timezone.now()
     day, week = now - timedelta(days=1), now - timedelta(days=7)
-    ages: dict[str, list[int]] = {}
-    for row in _rows():
+    rows = _rows()
+    parts = []
+    for row in rows:
         since = row.since
-        counts = row.make_qs(QueueFilters()).order_by().aggregate(
-            day=Count("pk", filter=Q(**{f"{since}__gte": day})),
-            week=Count("pk", filter=Q(**{f"{since}__lt": day, f"{since}__gte": week})),
-            older=Count("pk", filter=Q(**{f"{since}__lt": week}) | Q(**{f"{since}__isnull": True})),
-        )
-        total = ages.setdefault(row.category, [0, 0, 0])
-        for n, key in enumerate(("day", "week", "older")):
-            total[n] += counts[key]
+        bucket = Case(When(**{f"{since}__gte": day}, then=Value(0)), When(**{f"{since}__gte": week}, then=Value(1)), default=Value(2),
+                      output_field=models.IntegerField())
+        parts.append(_sql(row.make_qs(QueueFilters()).order_by().values(age_bucket=bucket)))
+    found = _one_query(parts, lambda n, sql: f"SELECT {n}, part{n}.age_bucket, COUNT(*) FROM ({sql}) AS part{n} GROUP BY part{n}.age_bucket",
+                       union=True)
+    ages: dict[str, list[int]] = {row.category: [0, 0, 0] for row in rows}
+    for n, bucket, count in found:
+        ages[rows[int(n)].category][int(bucket)] += int(count)
     return [(category, str(QueueCategory(category).label), (a, b, c)) for category, (a, b, c) in ages.items()]
 
 
@@ -427,33 +457,42 @@ def _assigned_ids(assignee_id: int) -> dict[tuple[str, str], set[int]]:
     return ids
 
 
-def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY) -> Queue:
-    """What needs a person, most urgent first: overdue items, then by category, risk and age."""
+def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY, limit: int | None = None) -> Queue:
+    """What needs a person, most urgent first: overdue items, then by category, risk and age.
+    With `limit`, only the first `limit` items (a page: the landing page shows the most urgent;
+    `extra["more"]` says how many more were read, the counts stay whole)."""
     assigned = _assigned_ids(filters.assignee_id) if filters.assignee_id else None
     items: list[QueueItem] = []
     counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
     rows = _rows()
-    for category, label, make_qs, to_items, sourceless, _since in rows:
-        if filters.source_only and sourceless:
+    parts: list[tuple[Row, QuerySet[Any]]] = []
+    for row in rows:
+        if filters.source_only and row.sourceless:
             continue
-        qs = make_qs(filters)
+        qs = row.make_qs(filters)
         if assigned is not None:
-            ids = assigned.get((category, label), set())
+            ids = assigned.get((row.category, row.label), set())
             if not ids:
                 continue
             qs = qs.filter(pk__in=ids)
-        counts[category] += qs.count()
-        if filters.category and filters.category != category:
-            continue
-        items.extend(to_items(list(qs[:per_category])))
+        parts.append((row, qs))
+    # Every part's count in one round trip; then a page of rows from the parts shown.
+    sizes = queue_counts([qs for _, qs in parts])
+    for (row, qs), n in zip(parts, sizes, strict=True):
+        counts[row.category] += n
+        if n and (not filters.category or filters.category == row.category):
+            items.extend(row.to_items(list(qs[:per_category])))
     _attach_people(items)
     for item in items:
         item.urgency += BASE_URGENCY.get(item.category, 0) + RISK_URGENCY.get(item.risk, 0) + (100 if item.overdue else 0)
     oldest = timezone.now()
     items.sort(key=lambda i: (-i.urgency, i.since or oldest))
+    more = max(0, len(items) - limit) if limit is not None else 0
+    if limit is not None:
+        items = items[:limit]
     shown = dict.fromkeys(r[0] for r in rows)
     ordered = [(c, str(QueueCategory(c).label), counts[c]) for c in shown]
-    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters)
+    return Queue(items=items, counts=ordered, total=sum(n for _, _, n in ordered), filters=filters, extra={"more": more})
 
 
 def _attach_people(items: list[QueueItem]) -> None:

@@ -24,6 +24,7 @@ from integrations.services.export import export_change_record
 from reviews.audit import Actor, audit_record, permission_require, user_or_none
 from reviews.models import BlockSwitch, BlockTarget, SiteSwitch, SwitchName, SwitchPeriod
 from sources.models import DomainPolicy, Passage, PassageVersion, Priority, Source, Stage
+from sources.services.kept import queue_state_refresh
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -154,8 +155,17 @@ def block_apply(
         )
         claims_reverify_for_block(reason=f"{ref.target} blocked: {reason}", source_id=switch.source_id if ref.target == BlockTarget.SOURCE else None,
                                   domain=switch.domain, passage_id=switch.passage_id)
+        _queue_refresh_for(switch)
     logger.info("block.applied", extra={"switch_id": switch.pk, "target": ref.target})
     return switch, affected
+
+
+def _queue_refresh_for(switch: BlockSwitch) -> None:
+    """A source or domain (un)blocked changes what waits for a person: refresh the kept queue."""
+    if switch.target == BlockTarget.SOURCE and switch.source_id:
+        queue_state_refresh(source_ids=[switch.source_id])
+    elif switch.target == BlockTarget.DOMAIN and switch.domain:
+        queue_state_refresh(source_ids=list(Source.objects.filter(domain=switch.domain).values_list("pk", flat=True)))
 
 
 def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
@@ -198,6 +208,7 @@ def block_lift(*, actor: Actor, switch_id: int, reason: str) -> BlockSwitch:
             export_change_record(cause="unblock", passage_ids=[switch.passage_id])
         claims_reverify_for_block(reason=f"{switch.target} unblocked: {reason}", source_id=switch.source_id if switch.target == BlockTarget.SOURCE else None,
                                   domain=switch.domain, passage_id=switch.passage_id)
+        _queue_refresh_for(switch)
         audit_record(actor=actor, action="block_lift", obj=switch, from_state="blocked", to_state="lifted", reason=reason)
     logger.info("block.lifted", extra={"switch_id": switch.pk, "target": switch.target})
     return switch

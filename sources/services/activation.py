@@ -26,6 +26,7 @@ from sources.models import (
 from sources.selectors import version_approvals_required
 from sources.services.governance import version_submit
 from sources.services.history import version_period_open
+from sources.services.kept import queue_state_refresh
 from sources.services.stages import source_transition
 
 logger = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ def version_test(*, version_id: int, again: bool = False) -> TestRun | None:
         source = version.source
         if source.stage == Stage.VERSIONED:
             source_transition(source=source, to=Stage.TESTED, actor=None, reason=f"{run.passed_count} passed, {failed} failed")
+        queue_state_refresh(source_ids=[source.pk])
     return run
 
 
@@ -148,6 +150,7 @@ def testresult_waive(*, actor: Actor, result_id: int, reason: str) -> TestResult
         if not run.results.filter(passed=False, waived=False).exists():
             run.status = TestRunStatus.WAIVED
             run.save(update_fields=["status"])
+            queue_state_refresh(source_ids=[run.source_version.source_id])
         audit_record(actor=actor, action="testresult_waive", obj=run.source_version, from_state="failed", to_state="waived", reason=reason, data={"test_result": result.pk, "pair": result.pair_id})
     return result
 
@@ -265,6 +268,7 @@ def version_activate(
 
         claims_reverify_for_activation(version_id=version.pk, previous_version_id=previous.pk if previous else None,
                                        reason=f"{source} v{version.number} {'rolled back to' if action == 'version_rollback' else 'activated'}")
+        queue_state_refresh(source_ids=[source.pk])
     logger.info("version.activated", extra={"version_id": version.pk, "source_id": version.source_id})
     return version
 
@@ -299,6 +303,7 @@ def version_request_changes(*, actor: Actor, version_id: int, reason: str) -> So
             data={"version_id": version.pk, "requested_by": approver.get_username() if approver else "system"},
         )
         audit_record(actor=actor, action="version_request_changes", obj=version, to_state="changes requested", reason=reason)
+        queue_state_refresh(source_ids=[source.pk])
     return version
 
 

@@ -61,6 +61,7 @@ from sources.models import (
     TaskStatus,
 )
 from sources.services.history import source_state_record
+from sources.services.kept import queue_state_refresh
 from sources.services.register import canonical_url_fields, fetch_request, fetch_requests
 from sources.services.stages import source_transition
 
@@ -357,6 +358,7 @@ def canonical_proposal_decide(
                 setattr(source, name, value)
             source.save(update_fields=list(fields))
             audit_record(actor=actor, action="canonical_change", obj=source, from_state=old[:40], to_state=task.proposed_url[:40], reason=reason, data={"old_url": old, "new_url": task.proposed_url})
+            queue_state_refresh(source_ids=[source.pk])  # another domain: another domain block may apply
         else:
             audit_record(actor=actor, action="canonical_change_rejected", obj=source, reason=reason, data={"proposed_url": task.proposed_url})
     return task

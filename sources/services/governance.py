@@ -22,6 +22,7 @@ from reviews.models import Approval, ApprovalDecision
 from sources.models import DomainPolicy, Priority, RiskLevel, Source, SourceVersion
 from sources.selectors import approvals_for_risk
 from sources.services.history import source_state_record
+from sources.services.kept import queue_state_refresh
 from sources.services.register import fetch_request, source_url_fields
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ def source_update(
             )
         if moved:
             fetch_request(source=source)
+            queue_state_refresh(source_ids=[source.pk])  # another domain: another domain block may apply
         if any(name in ("risk_level", "priority") for name, _, _ in changes):
             # Risk and priority weigh in the verdict (freshness windows, primary authority).
             claims_reverify_for_block(source_id=source.pk, reason=f"{source}: {', '.join(n for n, _, _ in changes)} changed: {reason}")

@@ -49,6 +49,7 @@ from sources.models import (
     Stage,
 )
 from sources.services.fetch import _page_title, _react, _version_for, check_urls, link_config, robots_allows
+from sources.services.kept import link_state_days_add, queue_state_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -232,6 +233,7 @@ def _record_chunk(batch: list[tuple[int, LinkCheckResult]], *, attempt: int, now
             if pk in changed:
                 fetch.version = _version_for(source=sources[pk], fetch=fetch, body=bodies[pk])
                 fetch.save(update_fields=["version"])
+        queue_state_refresh(source_ids=[pk for pk in recorded if pk not in plain])
     logger.info(
         "fetch.bulk_done",
         extra={"fetches": len(recorded), "new_versions": len(changed & set(recorded)), "reactions": len(recorded) - len(plain)},
@@ -248,6 +250,7 @@ def _insert_fetch_results(rows: list[dict[str, Any]]) -> None:
     """
     if not rows:
         return
+    link_state_days_add((values["fetched_at"], values["link_state"]) for values in rows)
     fields = [f for f in FetchResult._meta.concrete_fields if not f.primary_key]
     if connection.vendor != "postgresql":
         created = FetchResult.objects.bulk_create([FetchResult(**values) for values in rows])

@@ -27,6 +27,7 @@ from sources.models import (
     Stage,
     VersionPassage,
 )
+from sources.services.kept import queue_state_refresh
 from sources.services.stages import source_transition, walk_entries
 
 logger = logging.getLogger(__name__)
@@ -236,6 +237,7 @@ def _extraction_store(version_id: int, result: ExtractionResult) -> SourceVersio
         version.extraction = _extraction_metadata(result)
         version.save(update_fields=["extraction_status", "extraction"])
         source_transition(source=version.source, to=Stage.NEEDS_REVIEW, actor=None, reason=f"extraction {status}: {result.error or ''}".strip())
+        queue_state_refresh(source_ids=[version.source_id])
     return version
 
 
@@ -283,6 +285,7 @@ def _extraction_store_many(items: list[tuple[int, ExtractionResult]]) -> dict[in
         rows_update(done, ["extraction_status", "extraction", "compared_to", "diff_summary"])
         rows_update([version.source for version in done], ["stage", "title", "displayed_date", "live_page_changed"])
         audit_record_many(audits)
+        queue_state_refresh(source_ids=[version.source_id for version in done])
         work_request_many(
             job="reviews.run_tests", queue="judge", items=[({"version_id": version.pk}, f"tests:{version.pk}") for version in done]
         )

@@ -23,6 +23,7 @@ from sources.models import (
     VersionPeriod,
 )
 from sources.services import source_register
+from sources.services.kept import queue_state_refresh
 
 
 @dataclass
@@ -82,4 +83,5 @@ def candidate(source: Source, *, failing: bool = False, number: int = 2) -> Sour
     TestResult.objects.create(run=run, pair=pair, passed=not failing, passage_found=True, actual_status="supported" if not failing else "unsupported",
                               detail="judge said unsupported, expected supported" if failing else "")
     Source.objects.filter(pk=source.pk).update(stage=Stage.TESTED, live_page_changed=True)
+    queue_state_refresh(source_ids=[source.pk])  # rows made here, not by the services: keep the queue as they would
     return version

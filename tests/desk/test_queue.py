@@ -11,12 +11,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.models import Answer, AnswerState
+from claims.services.kept import verification_day_move
 from dispatch.models import WorkRequest, WorkStatus
 from reviews.models import AuditLog, ReviewAssignment, ReviewComment
-from reviews.selectors.queue import QueueFilters, review_queue
+from reviews.selectors.queue import LANDING_ITEMS, QueueCategory, QueueFilters, review_queue
 from reviews.services import block_apply
 from sources.models import EditorialTask, EvidenceStatus, Source, TaskKind
 from sources.services import source_register
+from sources.services.kept import link_state_days_add
 from tests.desk.kb import _source, build_kb, candidate
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +166,47 @@ def test_the_thread_page_names_its_item_and_keeps_the_reader_there(client, edito
     assert f'href="{reverse("admin:desk-source", args=[kb.prices.pk])}?version={v2.number}"' in page
     response = client.post(reverse("admin:desk-item-comment"), {"item": f"approval:sources.sourceversion:{v2.pk}", "text": "ok", "next": link})
     assert response.status_code == 302 and response.url == link
+
+
+def _more_rows(editor, n: int, start: int) -> None:
+    """n more of everything the front door reads: sources of each kind in the queue (`_populate`),
+    troubled answers, a day of fetches and of verifications."""
+    _populate(editor, n, start)
+    now = timezone.now()
+    answers = Answer.objects.bulk_create([
+        Answer(raw_response=f"Claim {i}.", answer_text=f"Claim {i}.", state=AnswerState.CONTRADICTED if i % 2 else AnswerState.OUTDATED, verified_at=now)
+        for i in range(start, start + n)
+    ])
+    for answer in answers:
+        verification_day_move(before_at=None, before_state="", after_at=now, after_state=answer.state)
+    link_state_days_add([(now - timedelta(days=i % 14), "ok" if i % 3 else "not_found") for i in range(start, start + n)])
+
+
+FRONT_DOOR = [("queue", "admin:index", ""), *[(f"queue: {c}", "admin:desk-queue", f"?category={c}") for c in QueueCategory.values],
+              ("overview", "admin:desk-overview", ""), ("/health/", "link-health", "")]
+
+
+def test_the_front_doors_queries_do_not_grow_with_the_rows(client, editor):
+    """The queue (landing page and each category), the overview and /health/ make the same number
+    of queries with 3 and with 30 items of each kind: they read kept state and pages, not rows."""
+    client.force_login(editor)
+    used: dict[str, list[int]] = {name: [] for name, _, _ in FRONT_DOOR}
+    for start, n in ((0, 3), (3, 27)):
+        _more_rows(editor, n, start)
+        for name, url_name, query in FRONT_DOOR:
+            url = reverse(url_name) + query
+            client.get(url)  # warm the session and permission caches
+            with CaptureQueriesContext(connection) as ctx:
+                response = client.get(url)
+            assert response.status_code == 200, name
+            used[name].append(len(ctx.captured_queries))
+        counts = {code: total for code, _, total in review_queue(filters=QueueFilters()).counts}
+        assert counts["approval"] == counts["failed_pairs"] == counts["redirect"] == start + n
+        assert counts["answer"] == start + n + 0
+    landing = client.get(reverse("admin:index"))
+    assert len(landing.context["queue"].items) == LANDING_ITEMS, "the landing page is a page of the most urgent items"
+    assert "most urgent items are shown" in landing.content.decode()
+    assert len(client.get(reverse("admin:desk-queue") + "?category=approval").context["queue"].items) == 30, "a category lists its own"
+    grew = {name: n for name, n in used.items() if n[0] != n[1]}
+    assert not grew, f"queries grew with the rows: {grew}"
+    assert max(n[1] for n in used.values()) <= 40, used

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from citecheck.errors import ServiceError
-from claims.models import Answer, AnswerState
+from claims.models import Answer, AnswerState, VerificationDay
 from claims.services import answer_submit
 from claims.services.verify import answer_verify
 from claims.tracing import answer_trace
@@ -42,6 +42,7 @@ from sources.models import (
     ChangeKind,
     DomainPolicy,
     EvidenceStatus,
+    LinkStateDay,
     Passage,
     PassageVersion,
     Priority,
@@ -52,6 +53,7 @@ from sources.models import (
 from sources.selectors import version_approvals_required
 from sources.services import source_refetch, source_register, source_update, version_activate, version_rollback
 from sources.services.activation import version_request_changes
+from sources.services.kept import kept_state_differences
 from tests.sources.pageserver import PageServer, page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -292,6 +294,11 @@ class EvidenceDesk(RuleBasedStateMachine):
         assert approval <= listed
 
     @invariant()
+    def kept_state_equals_a_fresh_recount(self) -> None:
+        # The queue, the overview and /health/ read kept state written with each change (issue 22).
+        assert kept_state_differences() == [], "the kept state differs from a recount"
+
+    @invariant()
     def export_equals_citable(self) -> None:
         if self.source is None:
             return
@@ -369,7 +376,7 @@ class _Fresh(EvidenceDesk):
 def _wipe() -> None:
     # The switches' history goes with the switches (an open period of a switch that no longer exists
     # would stand in the way of the next sequence's first flip).
-    for model in (Answer, BlockSwitch, SiteSwitch, SwitchPeriod, DomainPolicy, Source):
+    for model in (Answer, BlockSwitch, SiteSwitch, SwitchPeriod, DomainPolicy, Source, LinkStateDay, VerificationDay):
         model.objects.all().delete()
 
 
