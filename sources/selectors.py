@@ -56,17 +56,23 @@ def citable_filter(*, at: datetime | None = None) -> Q:
     passage of one source, which has at most one active version (at any moment: periods of a
     source never overlap), so the join adds no duplicates, and keyset pages (`pk > after ORDER
     BY pk`) become nested-loop index lookups from where the previous page stopped instead of a
-    semi-join that re-reads the memberships from the start.
+    semi-join that re-reads the memberships from the start. As of a time, the join reaches the
+    activation period in force at `at` (`ACTIVE_PERIOD`), whose key the export pages over.
     """
     return _in_active_version(at) & _not_blocked(at) & _evidence_not_withheld(at) & _primary_only(at)
+
+
+# The path from a passage version to the activation period that made it citable at a moment; a
+# filter, ordering or value on this path in the same filter() call reuses citable_filter's join.
+ACTIVE_PERIOD = "memberships__source_version__periods"
 
 
 def _in_active_version(at: datetime | None) -> Q:
     cited = Q(memberships__change_kind__in=CITED_KINDS)
     if at is None:
         return cited & Q(memberships__source_version__is_active=True)
-    return cited & Q(memberships__source_version__periods__active_from__lte=at) & (
-        Q(memberships__source_version__periods__active_until__isnull=True) | Q(memberships__source_version__periods__active_until__gt=at)
+    return cited & Q(**{f"{ACTIVE_PERIOD}__active_from__lte": at}) & (
+        Q(**{f"{ACTIVE_PERIOD}__active_until__isnull": True}) | Q(**{f"{ACTIVE_PERIOD}__active_until__gt": at})
     )
 
 
