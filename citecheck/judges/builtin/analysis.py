@@ -34,10 +34,12 @@ class Segment:
 _SEGMENT_CONJ = {
     lx.EN: {"and", "but", "while", "whereas", "however", "although", "though", "whilst", "plus"},
     lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak", "jednakze", "podczas"},
+    lx.LT: {"ir", "o", "bet", "taciau", "bei", "nors"},
 }
 _PART_CONJ = {
     lx.EN: {"and", "but", "while", "whereas", "however", "although", "whilst", "plus"},
     lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak"},
+    lx.LT: {"ir", "o", "bet", "taciau", "bei"},
 }
 
 
@@ -94,7 +96,15 @@ def _split_sentences(text: str) -> list[tuple[int, int]]:
 def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     """The sentences of a text as offsets, split once per text: the rules and the paraphrase
     features both read a passage sentence by sentence."""
-    return tuple((s.start, s.end) for s in sentences_with_markers(text))
+    out: list[tuple[int, int]] = []
+    for sentence in sentences_with_markers(text):
+        # A full stop before a lower-case word ends an abbreviation, not a sentence: Lithuanian
+        # "2025 m. sausio 1 d. pristatymas", "14 val. darbo", Polish "2025 r. w".
+        if out and text[sentence.start].islower():
+            out[-1] = (out[-1][0], sentence.end)
+        else:
+            out.append((sentence.start, sentence.end))
+    return tuple(out)
 
 
 def _is_navigation_line(toks: Sequence[_Tok]) -> bool:

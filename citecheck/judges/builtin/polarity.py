@@ -94,7 +94,7 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
 _POLARITY_WORDS = {
     lang: frozenset().union(lx.NEGATORS[lang], lx.OBLIGATION[lang], lx.PERMISSION[lang], lx.PROHIBITION[lang],
                             lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
-    for lang in (lx.EN, lx.PL)
+    for lang in lx.LANGUAGES
 }
 
 

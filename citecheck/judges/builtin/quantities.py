@@ -151,9 +151,28 @@ class _Extractor:
                 year = int(toks[j].value)
                 j += 1
             return self._add(i, j, "date", "date", 0, 0, date=(year, month, frozenset(days)))
+        if self.lang == lx.LT and _is_year(tok.value) and self._word(j) == "m":
+            return self._lt_date(i)
         if _is_year(tok.value) and not self._has_unit_after(i + 1) and not self._currency_before(i):
             return self._add(i, i + 1, "date", "date", 0, 0, date=(int(tok.value), None, None))
         return 0
+
+    def _lt_date(self, i: int) -> int:
+        """Lithuanian "2025 m. sausio 1 d." (year, month in the genitive, day): one date; "2025 m." alone
+        is the year."""
+        toks = self.toks
+        year = int(toks[i].value)
+        j = i + 2
+        if j < len(toks) and toks[j].text == ".":
+            j += 1
+        if (j + 1 < len(toks) and toks[j].kind == W and toks[j].text in lx.MONTHS and toks[j + 1].kind == NUM
+                and toks[j + 1].value.is_integer() and 1 <= toks[j + 1].value <= 31):
+            day = int(toks[j + 1].value)
+            end = j + 2
+            if end < len(toks) and toks[end].text == "d":
+                end += 1
+            return self._add(i, end, "date", "date", 0, 0, date=(year, lx.MONTHS[toks[j].text], frozenset({day})))
+        return self._add(i, i + 2, "date", "date", 0, 0, date=(year, None, None))
 
     def _date_from_month(self, i: int) -> int:
         toks = self.toks
@@ -214,7 +233,7 @@ class _Extractor:
         if j + 1 < len(toks) and toks[j + 1].kind == NUM and j not in self.used:
             joiner = toks[j].text
             opener = _prev_word(toks, start - 1)
-            is_range = joiner in {"to", "-", "–", "—", "do", "until", "till"} or (
+            is_range = joiner in {"to", "-", "–", "—", "do", "until", "till", "iki"} or (
                 joiner in {"and", "i", "a"} and opener in lx.RANGE_OPENERS
             )
             if is_range:
@@ -232,7 +251,7 @@ class _Extractor:
         elif j + 2 < len(toks) and currency and toks[j].text in {"-", "–", "to", "do"} and toks[j + 1].kind == SYM and toks[j + 2].kind == NUM:
             hi = toks[j + 2].value  # "£5-£10"
             j += 3
-        bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy"} and hi != lo else start
+        bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy", "nuo", "tarp"} and hi != lo else start
         if currency is not None:
             code, factor = currency
             return self._add(start, j, "money", code, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
