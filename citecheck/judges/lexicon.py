@@ -92,7 +92,8 @@ _DURATION = {
               "menuo", "menesio", "menesiu", "menesius", "menesi", "men"],
     "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach", "metai", "metu", "metus"],
 }
-_DURATION_FACTOR = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
+# A month is a twelfth of a year, so "12 months" = "one year" (and 30 days is not a month).
+_DURATION_FACTOR = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43800, "year": 525600}
 _MASS = {("g", 1.0): ["g", "gram", "grams", "gramow", "gramy"],
          ("kg", 1000.0): ["kg", "kilo", "kilos", "kilogram", "kilograms", "kilogramow", "kilogramy"],
          ("lb", 453.59237): ["lb", "lbs", "pound", "pounds", "funt", "funty", "funtow"],
@@ -174,6 +175,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("more", "than"), "min"), (("above",), "min"), (("from",), "min"), (("start", "at"), "min"),
         (("starting", "at"), "min"), (("starts", "at"), "min"), (("heavier", "than"), "min"),
         (("longer", "than"), "min"), (("older", "than"), "min"), (("after",), "min"),
+        (("opens", "at"), "min"), (("open", "at"), "min"), (("opens",), "min"), (("closes", "at"), "max"),
+        (("close", "at"), "max"), (("closes",), "max"),
     ],
     PL: [
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
@@ -181,13 +184,15 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
         (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
-        (("po",), "min"),
+        (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
+        (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
     ],
     LT: [
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
         (("ne", "ilgiau", "kaip"), "max"), (("maziau", "nei"), "max"), (("maksimaliai",), "max"), (("pries",), "max"),
         (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
-        (("virs",), "min"), (("po",), "min"), (("minimaliai",), "min"),
+        (("virs",), "min"), (("po",), "min"), (("minimaliai",), "min"), (("atidaromas",), "min"),
+        (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
 RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i", "iki", "ir"}
@@ -200,7 +205,10 @@ FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezp
               "nemokamai", "nemokamas", "nemokama", "nemokami", "nemokamos", "nemokamo", "nemokamu", "veltui"}
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
-                ("for", "free"), ("free", "for")]
+                ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
+                ("nieko", "ne", "kainuoja")]
+# Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
+LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 
 # --- polarity --------------------------------------------------------------------------------
 NEGATORS: dict[str, set[str]] = {
@@ -329,7 +337,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "entry": "enter", "enters": "enter", "apply": "application", "applications": "application",
         "document": "document", "pets": "animal", "pet": "animal", "animals": "animal",
         "takes": "take", "took": "take", "lasts": "take", "last_duration": "take",
-        "processed": "process", "handled": "process", "allows": "allow",
+        "processed": "process", "handled": "process", "allows": "allow", "opens": "open", "opened": "open",
     },
     PL: {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
@@ -342,6 +350,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
         "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
         "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+        "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
+        "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",

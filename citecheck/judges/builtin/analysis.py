@@ -92,6 +92,19 @@ def _split_sentences(text: str) -> list[tuple[int, int]]:
     return list(_passage_sentences(text))
 
 
+# Street and address abbreviations that a capitalised name follows: "ul. Długiej 5", "g. Gedimino", "St. Mary's".
+_ADDRESS_ABBREVIATIONS = frozenset({"ul", "al", "pl", "os", "nr", "tel", "g", "pr", "st", "str", "dr", "sw", "św"})
+
+
+def _ends_with_abbreviation(text: str, end: int) -> bool:
+    if end < 2 or text[end - 1] != ".":
+        return False
+    start = end - 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return text[start : end - 1].lower() in _ADDRESS_ABBREVIATIONS
+
+
 @lru_cache(maxsize=1024)
 def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     """The sentences of a text as offsets, split once per text: the rules and the paraphrase
@@ -100,7 +113,7 @@ def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     for sentence in sentences_with_markers(text):
         # A full stop before a lower-case word ends an abbreviation, not a sentence: Lithuanian
         # "2025 m. sausio 1 d. pristatymas", "14 val. darbo", Polish "2025 r. w".
-        if out and text[sentence.start].islower():
+        if out and (text[sentence.start].islower() or _ends_with_abbreviation(text, out[-1][1])):
             out[-1] = (out[-1][0], sentence.end)
         else:
             out.append((sentence.start, sentence.end))
@@ -173,7 +186,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]
             own = set(_content(seg_toks, used, lang, a))
-            pol = _polarity(seg_toks, lang)
+            # a quantity's own words ("nic nie kosztuje", "no charge") are not a negation of the segment
+            pol = _polarity([t for k, t in enumerate(seg_toks, start=a) if k not in used] if used else seg_toks, lang)
             seg_quantities = [q for q in quantities if a <= q.tok_start < b]
             inh: set[str] = set()
             if previous is not None:

@@ -286,6 +286,8 @@ class _Extractor:
                 hi_min = _twelve_hour(toks[end + 1].value, toks[end + 2].text)
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
+        if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
+            return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
         if word in lx.UNITS:
             dim, unit, factor = lx.UNITS[word]
             end = k + 1
@@ -390,6 +392,9 @@ def _compare(c: Quantity, p: Quantity) -> str:
         if c.bound and p.bound and c.bound != p.bound:
             return MISMATCH
         return MATCH
+    if c.dim == "clock" and c.lo == c.hi and p.lo != p.hi and c.bound:
+        # "opens at 9:00" / "until 16:00" against opening hours "9:00–19:00": the end it names
+        return MATCH if _close(c.lo, p.lo if c.bound == "min" else p.hi, True) else MISMATCH
     if c.bound and p.bound and c.bound != p.bound:
         return MISMATCH
     if c.dim == "money":

@@ -124,7 +124,25 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     if coverage >= 0.75 and not compatible and (pol.signal or segment.polarity.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
+    whole = _stated_across_segments(key, pol, passage)
+    if whole is not None:
+        return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) -> int | None:
+    """The sentence whose segments together hold every word of ``key`` with a compatible polarity in each
+    segment that holds any of them ("delivers in the city on Tuesdays and Fridays" is one statement cut in
+    two at "and"), or None."""
+    by_sentence: dict[int, list[Segment]] = {}
+    for segment in passage.segments:
+        by_sentence.setdefault(segment.sentence, []).append(segment)
+    for sentence, segments in by_sentence.items():
+        holding = [s for s in segments if key & s.key]
+        if key <= set().union(*(s.key for s in holding)) if holding else False:
+            if all(_polarity_compatible(pol, s.polarity) for s in holding):
+                return sentence
+    return None
 
 
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
