@@ -207,6 +207,9 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
                 ("nieko", "ne", "kainuoja")]
+# "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
+PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
+              "odplatnie", "mokamas", "mokami", "mokamos"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 
@@ -254,6 +257,21 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
+}
+
+# --- a claim without conditions against a passage with one --------------------------------------
+# "Tenants are always charged" against "charged only if the damage was deliberate": the claim drops the
+# condition the passage sets, so the passage contradicts it.
+UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases")],
+    PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
+         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu")],
+    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju")],
+}
+RESTRICTION_WORDS: dict[str, set[str]] = {
+    EN: {"only", "unless", "except", "excluding", "provided"},
+    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem"},
+    LT: {"tik", "isskyrus", "nebent", "isimtis"},
 }
 
 # --- words that carry no identity of a quantity ------------------------------------------------

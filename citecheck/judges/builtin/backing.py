@@ -11,7 +11,7 @@ accepted within 30 days": the combiner may find the page about the claim, but th
 from __future__ import annotations
 
 from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
-from citecheck.judges.builtin.quantities import Quantity
+from citecheck.judges.builtin.quantities import PAID, Quantity
 
 MIN_WORDS_STATED = 0.6
 
@@ -23,6 +23,8 @@ def _same(q: Quantity, p: Quantity) -> bool:
         return q.date == p.date or (q.date is not None and p.date is not None and _date_within(q.date, p.date))
     if q.dim in ("money", "count") and q.unit != p.unit and "*" not in (q.unit, p.unit):
         return False
+    if q.dim == "money" and q.unit == "*" and q.hi == PAID:
+        return p.hi != 0  # "paid" is stated by any price
     claimed = {round(q.lo, 6), round(q.hi, 6)}
     return bool(claimed & {round(p.lo, 6), round(p.hi, 6)})
 

@@ -78,6 +78,8 @@ class _Extractor:
                 consumed = self._date_from_month(i)
             if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
+            if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
+                consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             i += max(consumed, 1)
         self.quantities.sort(key=lambda q: q.tok_start)
         return self.quantities
@@ -358,6 +360,7 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 # --- comparing quantities --------------------------------------------------------------------
 
 MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
+PAID = -1.0  # the value of "paid" with no amount (free is 0)
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:
@@ -400,9 +403,12 @@ def _compare(c: Quantity, p: Quantity) -> str:
     if c.dim == "money":
         if c.unit == "*" or p.unit == "*":
             zero_c, zero_p = c.hi == 0, p.hi == 0
-            if zero_c and zero_p:
+            if zero_c != zero_p:
+                return MISMATCH  # free against a price or "paid"
+            if zero_c:
                 return MATCH
-            return MISMATCH
+            # "paid" is stated by a price (or "paid"); a price is not stated by "paid" alone
+            return MATCH if c.unit == "*" else WITHIN
         if c.unit != p.unit:
             return MISMATCH  # another currency
     exact = c.unit == p.unit

@@ -11,7 +11,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.words import _GROUPS, _IMPLIED
+from citecheck.judges.builtin.words import _GROUPS, _IMPLIED, W, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
 
@@ -145,6 +145,35 @@ def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) ->
     return None
 
 
+def _has_phrase(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    for phrase in phrases:
+        n = len(phrase)
+        if any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1)):
+            return True
+    return False
+
+
+def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that says "always" / "at any time" where the sentence stating it in the passage sets a
+    condition ("only if", "unless", "except"): contradicted by that sentence."""
+    if not claim_words or not any(phrase[0] in claim.lower() for phrase in lx.UNIVERSAL_PHRASES[lang]):
+        return None  # the cheap test first: most claims have no "always"
+    said = [t.text for t in _tokenize(claim, lang) if t.kind == W]
+    if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
+        return None
+    restriction = lx.RESTRICTION_WORDS[lang]
+    by_sentence: dict[int, set[str]] = {}
+    for segment in page.segments:
+        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    for sentence, words in by_sentence.items():
+        if len(claim_words & words) / len(claim_words) < 0.6:
+            continue
+        start, end = page.sentences[sentence]
+        if any(t.kind == W and t.text in restriction for t in _tokenize(passage[start:end], lang)):
+            return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", sentence)
+    return None
+
+
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
     if q.dim == "date":
         return ("date", repr(q.date), 0.0, 0.0, q.bound or "")
@@ -208,6 +237,9 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
+    condition = _condition_dropped(claim, claim_words, passage, page, lang)
+    if condition is not None:
+        facts.append(condition)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]
     supported = [f for f in facts if f.outcome == SUPPORTED]
     if contradicted:
