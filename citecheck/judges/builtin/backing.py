@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
 from citecheck.judges.builtin.quantities import PAID, Quantity
+from citecheck.judges.builtin.words import _IMPLIED
 
 MIN_WORDS_STATED = 0.6
 
@@ -57,9 +58,13 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     missing = sorted(claim_values - span_values)
     if missing:
         return f"the span does not state the claim's number {missing[0]:g}"
-    words = said.all_words
-    if words:
-        share = len(words & stated.all_words) / len(words)
-        if share < MIN_WORDS_STATED:
-            return f"the span states only {share:.0%} of the claim's content words"
+    # "costs" adds nothing to "€5", "lasts" nothing to "24 months": the share is taken with and without
+    # the words a quantity's dimension implies, and the better one counts.
+    implied: set[str] = set()
+    for segment in said.segments:
+        for q in segment.quantities:
+            implied |= _IMPLIED[lang].get(q.dim, frozenset())
+    shares = [len(words & stated.all_words) / len(words) for words in (said.all_words, said.all_words - implied) if words]
+    if shares and max(shares) < MIN_WORDS_STATED:
+        return f"the span states only {max(shares):.0%} of the claim's content words"
     return None
