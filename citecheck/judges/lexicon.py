@@ -274,6 +274,13 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
     LT: {"tik", "isskyrus", "nebent", "isimtis"},
 }
 
+# Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
+EXCEPTION_WORDS: dict[str, set[str]] = {
+    EN: {"except", "excluding", "apart"},
+    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem"},
+    LT: {"isskyrus", "isskyrti"},
+}
+
 # --- words that carry no identity of a quantity ------------------------------------------------
 STOPWORDS: dict[str, set[str]] = {
     EN: set(
@@ -368,6 +375,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
         "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
         "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+        "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
         "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
         "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
     },

@@ -25,6 +25,7 @@ class Segment:
     start: int
     end: int
     words: int = 0
+    excepted: bool = False  # the segment names an exception to its sentence ("except ...", "išskyrus ...")
 
     @property
     def key(self) -> set[str]:
@@ -198,6 +199,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
                 words=word_counts[b] - word_counts[a],  # words and numbers of the segment
+                excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]),
             )
             if not own:
                 pending_empty.append(segment)

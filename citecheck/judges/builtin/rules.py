@@ -11,9 +11,10 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.words import _GROUPS, _IMPLIED, W, _tokenize
+from citecheck.judges.builtin.words import _GROUPS, _IMPLIED, W, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
+_EXCEPTION_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.EXCEPTION_WORDS.items()}
 
 
 @dataclass(slots=True)
@@ -174,6 +175,29 @@ def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _A
     return None
 
 
+def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """A claim about what the passage names as an exception, said as if the rule applied to it ("Premium
+    members pay £2.99" against "£2.99, except for Premium members"; "Swimwear can be returned within 14
+    days" against "... within 14 days, except swimwear"): contradicted by that sentence. A claim that is
+    itself an exception, or negated against the sentence's rule, is left to the other rules."""
+    if not claim_words or any(s.excepted for s in stated.segments):
+        return None
+    claim_pol = _merge_polarity([s.polarity for s in stated.segments])
+    for index, segment in enumerate(page.segments):
+        if not segment.excepted:
+            continue
+        named = segment.own - _EXCEPTION_STEMS[lang]
+        if not named or not named <= claim_words:
+            continue
+        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence), None)
+        if rule is None or not _polarity_compatible(claim_pol, rule.polarity):
+            continue
+        rest = claim_words - named
+        if rest and len(rest & segment.ctx) / len(rest) >= 0.5:
+            return _Fact(CONTRADICTED, "the passage names this as an exception to what the claim says", segment.sentence)
+    return None
+
+
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
     if q.dim == "date":
         return ("date", repr(q.date), 0.0, 0.0, q.bound or "")
@@ -240,6 +264,9 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     condition = _condition_dropped(claim, claim_words, passage, page, lang)
     if condition is not None:
         facts.append(condition)
+    excepted = _exception_named(stated, claim_words, page, lang)
+    if excepted is not None:
+        facts.append(excepted)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]
     supported = [f for f in facts if f.outcome == SUPPORTED]
     if contradicted:
