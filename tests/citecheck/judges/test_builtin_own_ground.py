@@ -148,3 +148,20 @@ def test_something_the_page_does_not_say_is_not_supported() -> None:
     assert status("Seniūnija dirba ir šeštadieniais iki 14 val.", OFFICE_LT) != "supported"
     assert status("Refunds are paid as store credit.", RETURNS_EN) != "supported"
     assert status("Rowery można odebrać w salonie w Gdańsku.", SHOP_PL) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "expected"),
+    [
+        ("Premium members pay £4.99 for a second delivery attempt.",
+         "A second delivery attempt costs £4.99, except for Premium members, who get it free.", "contradicted"),
+        ("Kostiumy kąpielowe można zwrócić w ciągu 30 dni.",
+         "Odzież można zwrócić w ciągu 30 dni, z wyjątkiem kostiumów kąpielowych.", "contradicted"),
+        ("Paltus galima grąžinti per 30 dienų.",
+         "Drabužius galima grąžinti per 30 dienų, išskyrus paltus.", "contradicted"),
+        ("Drabužius galima grąžinti per 30 dienų.",
+         "Drabužius galima grąžinti per 30 dienų, išskyrus paltus.", "supported"),
+    ],
+)
+def test_a_claim_about_the_exception_is_contradicted(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
