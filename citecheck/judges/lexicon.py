@@ -340,6 +340,10 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"buyer", "customer", "customers", "seller", "retailer", "shop", "store", "merchant",
      "kupujacy", "kupujacego", "klient", "klienta", "sprzedawca", "sprzedawcy", "sklep",
      "pirkejas", "pirkejo", "parduotuve", "pardavejas", "pardavejo"},
+    # ways of delivery: "courier delivery costs £4.99" is not about the locker
+    {"courier", "couriers", "locker", "lockers", "kurier", "kurierem", "kuriera", "kurierska", "kurierski",
+     "kurjeris", "kurjerio", "kurjeriu", "pastomatas", "pastomata",
+     "pastomatu", "pastomate"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
 from citecheck.judges.builtin.quantities import PAID, Quantity
+from citecheck.judges.builtin.rules import _contrast_conflict
 from citecheck.judges.builtin.words import _IMPLIED
 
 MIN_WORDS_STATED = 0.6
@@ -67,4 +68,6 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     shares = [len(words & stated.all_words) / len(words) for words in (said.all_words, said.all_words - implied) if words]
     if shares and max(shares) < MIN_WORDS_STATED:
         return f"the span states only {max(shares):.0%} of the claim's content words"
+    if _contrast_conflict(set(said.all_words), set(stated.all_words), lang):
+        return "the span is about another case of the same kind (another ticket, party or way of delivery)"
     return None

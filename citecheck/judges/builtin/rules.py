@@ -4,6 +4,7 @@ unstated there."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.words import _GROUPS, _IMPLIED, W, _stem, _tokenize
+from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
 _EXCEPTION_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.EXCEPTION_WORDS.items()}
@@ -62,6 +63,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             continue  # the value's own words say nothing the claim says
         m_ctx = len((key & segment.ctx) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
+        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
+        score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
         if p.head and not (p.head & claim_words):
             score -= 1.0
         if q.head and not (q.head & (ownish | segment.ctx)):
@@ -144,6 +147,20 @@ def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) ->
             if all(_polarity_compatible(pol, s.polarity) for s in holding):
                 return sentence
     return None
+
+
+def _binding_segment(claim_segment: Segment, page: _Analysis) -> _Analysis | None:
+    """The passage read as one segment when that segment holds a value of every kind the claim segment
+    ties together ("a 24-hour ticket costs 4.40": a duration and a price) and shares its words: the values
+    are judged there together, not each in whichever segment fits it alone."""
+    best: tuple[int, Segment] | None = None
+    for segment in page.segments:
+        if not all(any(_comparable(q, p) for p in segment.quantities) for q in claim_segment.quantities):
+            continue
+        shared = len(claim_segment.key & segment.key)
+        if shared and (best is None or shared > best[0]):
+            best = (shared, segment)
+    return dataclasses.replace(page, segments=[best[1]]) if best is not None else None
 
 
 def _has_phrase(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
@@ -248,6 +265,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
         quantities = [(s, q) for s in segments for q in s.quantities]
         if quantities:
             for segment, q in quantities:
+                bound_page = _binding_segment(segment, page) if len(segment.quantities) > 1 else None
                 # A claim segment with a subject of its own is judged by its own words;
                 # a gapped one ("... and the last on 1 May") by the words it inherits.
                 key = set(segment.own) if len(segment.own) >= 2 else segment.key
@@ -256,7 +274,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 for other in segment.quantities:
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
-                facts.append(_judge_quantity(q, key, claim_words, part_pol, page, lang))
+                facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
