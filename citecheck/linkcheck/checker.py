@@ -121,24 +121,30 @@ class _Attempt:
 
 
 class _HostGate:
-    """Per-host concurrency limit and optional minimum gap between request starts."""
+    """Per-host concurrency limit and optional minimum gap between request starts.
 
-    __slots__ = ("semaphore", "gap", "next_start")
+    The gap holds between actual departures: waiters leave one at a time, in arrival order, and
+    each measures from the clock after the previous one left, so a wake-up made late by a busy
+    machine pushes the later ones back instead of letting them bunch up against the host."""
+
+    __slots__ = ("semaphore", "gap", "departures", "last_departure")
 
     def __init__(self, limit: int, gap: float) -> None:
         self.semaphore = asyncio.Semaphore(limit)
         self.gap = gap
-        self.next_start = 0.0
+        self.departures = asyncio.Lock()
+        self.last_departure: float | None = None
 
     async def wait_gap(self) -> None:
         if self.gap <= 0:
             return
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        start = max(now, self.next_start)
-        self.next_start = start + self.gap
-        if start > now:
-            await asyncio.sleep(start - now)
+        async with self.departures:
+            if self.last_departure is not None:
+                wait = self.last_departure + self.gap - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            self.last_departure = loop.time()
 
 
 def _interleave_by_host(urls: Iterable[str]) -> list[str]:
