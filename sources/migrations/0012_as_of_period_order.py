@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sources', '0010_history_periods_derive'),
+        ('sources', '0011_kept_queue_state'),
     ]
 
     operations = [
