@@ -376,6 +376,8 @@ class VersionPeriod(models.Model):
         indexes = [
             models.Index(fields=["source_version", "active_from"], name="versionperiod_version_from"),
             models.Index(fields=["source", "active_from"], name="versionperiod_source_from"),
+            # The export as of a time pages over the periods in this order, up to the moment.
+            models.Index(fields=["active_from", "id"], name="versionperiod_from_id"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["source"], condition=Q(active_until__isnull=True), name="one_open_version_period_per_source"),

@@ -1,6 +1,7 @@
-"""Word lists of the built-in judge (English and Polish), kept apart from its logic.
+"""Word lists of the built-in judge (English, Polish and Lithuanian), kept apart from its logic.
 
-Every word here is *folded*: lower case, Polish letters without diacritics (``ł`` -> ``l``),
+Every word here is *folded*: lower case, Polish and Lithuanian letters without diacritics (``ł`` -> ``l``,
+``ė`` -> ``e``, ``š`` -> ``s``),
 because the judge compares folded text. Adding a language means adding its lists here and a
 stemmer in :mod:`citecheck.judges.builtin.words`.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 EN = "en"
 PL = "pl"
+LT = "lt"
+LANGUAGES = (EN, PL, LT)
 
 # --- numbers written as words -------------------------------------------------------------
 
@@ -41,10 +44,25 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
         "tysiecy": 1000,
     },
+    LT: {
+        "nulis": 0,
+        "vienas": 1, "viena": 1, "vieno": 1, "vienos": 1, "vienu": 1, "vienerius": 1, "vieneri": 1,
+        "vieneriu": 1, "karta": 1,
+        "du": 2, "dvi": 2, "dvieju": 2, "dviem": 2, "dveji": 2, "dveju": 2, "dvejus": 2,
+        "trys": 3, "triju": 3, "trims": 3, "treji": 3, "treju": 3, "trejus": 3,
+        "keturi": 4, "keturiu": 4, "keturis": 4, "ketveri": 4, "ketveriu": 4,
+        "penki": 5, "penkiu": 5, "penkis": 5, "penkeri": 5, "penkeriu": 5,
+        "sesi": 6, "sesiu": 6, "sesis": 6, "septyni": 7, "septyniu": 7, "astuoni": 8, "astuoniu": 8,
+        "devyni": 9, "devyniu": 9, "desimt": 10, "desimties": 10, "vienuolika": 11, "dvylika": 12,
+        "trylika": 13, "keturiolika": 14, "penkiolika": 15, "sesiolika": 16, "septyniolika": 17,
+        "astuoniolika": 18, "devyniolika": 19, "dvidesimt": 20, "trisdesimt": 30, "keturiasdesimt": 40,
+        "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
+        "tukstancio": 1000, "tukstanciu": 1000,
+    },
 }
 
 MULTIPLIER_WORDS = {"hundred": 100, "thousand": 1000, "tysiac": 1000, "tysiace": 1000, "tysiecy": 1000,
-                    "tysiaca": 1000}
+                    "tysiaca": 1000, "tukstantis": 1000, "tukstancio": 1000, "tukstanciu": 1000}
 # Words that count occurrences ("twice" = 2 times): the unit noun they imply.
 TIMES_WORDS = {"once": "times", "twice": "times", "thrice": "times"}
 
@@ -63,14 +81,19 @@ PL_COMPOUND_UNIT: dict[str, str] = {"letn": "year", "roczn": "year", "miesieczn"
 # kilograms both convert to grams, so "20 lb" never equals "20 kg".
 
 _DURATION = {
-    "minute": ["min", "mins", "minute", "minutes", "minut", "minuty", "minuta", "minute"],
-    "hour": ["h", "hr", "hrs", "hour", "hours", "godzina", "godziny", "godzin", "godzine", "godz"],
-    "day": ["day", "days", "dzien", "dni", "dnia", "doba", "doby", "dobe", "dob", "dniach"],
-    "week": ["week", "weeks", "wk", "wks", "tydzien", "tygodnie", "tygodni", "tygodnia", "tygodniach"],
-    "month": ["month", "months", "mth", "mths", "miesiac", "miesiace", "miesiecy", "miesiaca", "mies"],
-    "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach"],
+    "minute": ["min", "mins", "minute", "minutes", "minut", "minuty", "minuta", "minute", "minuciu", "minutes"],
+    "hour": ["h", "hr", "hrs", "hour", "hours", "godzina", "godziny", "godzin", "godzine", "godz",
+             "val", "valanda", "valandos", "valandu", "valandas"],
+    "day": ["day", "days", "dzien", "dni", "dnia", "doba", "doby", "dobe", "dob", "dniach",
+            "diena", "dienos", "dienu", "dienas", "dienai"],
+    "week": ["week", "weeks", "wk", "wks", "tydzien", "tygodnie", "tygodni", "tygodnia", "tygodniach",
+             "savaite", "savaites", "savaiciu"],
+    "month": ["month", "months", "mth", "mths", "miesiac", "miesiace", "miesiecy", "miesiaca", "mies",
+              "menuo", "menesio", "menesiu", "menesius", "menesi", "men"],
+    "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach", "metai", "metu", "metus"],
 }
-_DURATION_FACTOR = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43200, "year": 525600}
+# A month is a twelfth of a year, so "12 months" = "one year" (and 30 days is not a month).
+_DURATION_FACTOR = {"minute": 1, "hour": 60, "day": 1440, "week": 10080, "month": 43800, "year": 525600}
 _MASS = {("g", 1.0): ["g", "gram", "grams", "gramow", "gramy"],
          ("kg", 1000.0): ["kg", "kilo", "kilos", "kilogram", "kilograms", "kilogramow", "kilogramy"],
          ("lb", 453.59237): ["lb", "lbs", "pound", "pounds", "funt", "funty", "funtow"],
@@ -96,9 +119,9 @@ for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
             UNITS.setdefault(_w, (_dim, _unit, _factor))
 
 # "working days", "dni robocze": a day unit that only equals the same count of days.
-WORKING_BEFORE = {"working", "business", "work", "roboczy", "robocze", "roboczych", "roboczego"}
+WORKING_BEFORE = {"working", "business", "work", "roboczy", "robocze", "roboczych", "roboczego", "darbo"}
 WORKING_AFTER = {"roboczy", "robocze", "roboczych", "roboczego", "roboczym"}
-CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe"}
+CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe", "kalendoriniu", "kalendorines"}
 
 # Currency: symbol or word -> (ISO code, factor to the main unit).
 CURRENCY_BEFORE: dict[str, tuple[str, float]] = {
@@ -114,25 +137,26 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
     "zlotych": ("PLN", 1.0), "zlote": ("PLN", 1.0), "zlotego": ("PLN", 1.0), "pln": ("PLN", 1.0),
     "gr": ("PLN", 0.01), "groszy": ("PLN", 0.01), "yen": ("JPY", 1.0), "jenow": ("JPY", 1.0),
     "jpy": ("JPY", 1.0), "chf": ("CHF", 1.0), "ct": ("EUR", 0.01), "cents": ("USD", 0.01),
-    "euro-cent": ("EUR", 0.01),
+    "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0),
+    "centu": ("EUR", 0.01), "centai": ("EUR", 0.01),
 }
-PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty"}
+PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
 MONTHS: dict[str, int] = {}
 for _i, _names in enumerate(
     [
-        ["january", "jan", "styczen", "stycznia", "styczniu"],
-        ["february", "feb", "luty", "lutego", "lutym"],
-        ["march", "mar", "marzec", "marca", "marcu"],
-        ["april", "apr", "kwiecien", "kwietnia", "kwietniu"],
-        ["may", "maj", "maja", "maju"],
-        ["june", "jun", "czerwiec", "czerwca", "czerwcu"],
-        ["july", "jul", "lipiec", "lipca", "lipcu"],
-        ["august", "aug", "sierpien", "sierpnia", "sierpniu"],
-        ["september", "sep", "sept", "wrzesien", "wrzesnia", "wrzesniu"],
-        ["october", "oct", "pazdziernik", "pazdziernika", "pazdzierniku"],
-        ["november", "nov", "listopad", "listopada", "listopadzie"],
-        ["december", "dec", "grudzien", "grudnia", "grudniu"],
+        ["january", "jan", "styczen", "stycznia", "styczniu", "sausis", "sausio"],
+        ["february", "feb", "luty", "lutego", "lutym", "vasaris", "vasario"],
+        ["march", "mar", "marzec", "marca", "marcu", "kovas", "kovo"],
+        ["april", "apr", "kwiecien", "kwietnia", "kwietniu", "balandis", "balandzio"],
+        ["may", "maj", "maja", "maju", "geguze", "geguzes"],
+        ["june", "jun", "czerwiec", "czerwca", "czerwcu", "birzelis", "birzelio"],
+        ["july", "jul", "lipiec", "lipca", "lipcu", "liepa", "liepos"],
+        ["august", "aug", "sierpien", "sierpnia", "sierpniu", "rugpjutis", "rugpjucio"],
+        ["september", "sep", "sept", "wrzesien", "wrzesnia", "wrzesniu", "rugsejis", "rugsejo"],
+        ["october", "oct", "pazdziernik", "pazdziernika", "pazdzierniku", "spalis", "spalio"],
+        ["november", "nov", "listopad", "listopada", "listopadzie", "lapkritis", "lapkricio"],
+        ["december", "dec", "grudzien", "grudnia", "grudniu", "gruodis", "gruodzio"],
     ],
     start=1,
 ):
@@ -151,6 +175,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("more", "than"), "min"), (("above",), "min"), (("from",), "min"), (("start", "at"), "min"),
         (("starting", "at"), "min"), (("starts", "at"), "min"), (("heavier", "than"), "min"),
         (("longer", "than"), "min"), (("older", "than"), "min"), (("after",), "min"),
+        (("opens", "at"), "min"), (("open", "at"), "min"), (("opens",), "min"), (("closes", "at"), "max"),
+        (("close", "at"), "max"), (("closes",), "max"),
     ],
     PL: [
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
@@ -158,24 +184,42 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
         (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
-        (("po",), "min"),
+        (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
+        (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
+    ],
+    LT: [
+        (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
+        (("ne", "ilgiau", "kaip"), "max"), (("maziau", "nei"), "max"), (("maksimaliai",), "max"), (("pries",), "max"),
+        (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
+        (("virs",), "min"), (("po",), "min"), (("minimaliai",), "min"), (("atidaromas",), "min"),
+        (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
-RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i"}
-RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy"}
+RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i", "iki", "ir"}
+RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy", "nuo", "tarp"}
 
 # --- free of charge = a price of zero -------------------------------------------------------
 FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezplatnego", "bezplatnej",
               "darmowa", "darmowy", "darmowe", "darmowej", "darmowego", "nieodplatnie",
-              "nieodplatny", "nieodplatna", "gratis", "complimentary"}
+              "nieodplatny", "nieodplatna", "gratis", "complimentary",
+              "nemokamai", "nemokamas", "nemokama", "nemokami", "nemokamos", "nemokamo", "nemokamu", "veltui"}
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
-                ("for", "free"), ("free", "for")]
+                ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
+                ("nieko", "ne", "kainuoja")]
+# "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
+PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
+              "odplatnie", "mokamas", "mokami", "mokamos"}
+# Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
+LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 
 # --- polarity --------------------------------------------------------------------------------
 NEGATORS: dict[str, set[str]] = {
     EN: {"not", "no", "never", "cannot", "none", "neither", "nor", "non", "nothing", "nobody"},
     PL: {"nie", "nigdy", "brak", "zaden", "zadna", "zadne", "zadnych", "ani"},
+    # Lithuanian writes "not" as a prefix ("negalima", "nebeskaiciuojami"): the tokeniser splits it
+    # off as "ne" (words.py), so the verb after it is compared like any other.
+    LT: {"ne", "nera", "niekada", "joks", "jokia", "jokiu", "jokio", "jokios", "nei"},
 }
 OBLIGATION: dict[str, set[str]] = {
     EN: {"must", "required", "require", "requires", "mandatory", "compulsory", "obligatory", "shall",
@@ -183,6 +227,8 @@ OBLIGATION: dict[str, set[str]] = {
     PL: {"musi", "musisz", "musza", "musimy", "musicie", "nalezy", "trzeba", "wymagane", "wymagany",
          "wymagana", "wymaga", "wymagaja", "wymagac", "obowiazkowe", "obowiazkowa", "obowiazkowy",
          "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny"},
+    LT: {"reikia", "privaloma", "privalo", "privalote", "privalomas", "privalomi", "butina", "butinas",
+         "reikalinga", "reikalingas", "reikalaujama", "turi", "turite"},
 }
 PERMISSION: dict[str, set[str]] = {
     EN: {"may", "can", "could", "allowed", "allow", "allows", "permitted", "permit", "permits",
@@ -190,15 +236,19 @@ PERMISSION: dict[str, set[str]] = {
     PL: {"mozna", "moze", "mozesz", "moga", "mozemy", "wolno", "dozwolone", "dozwolony", "dozwolona",
          "akceptowane", "akceptowany", "akceptowana", "akceptujemy", "mozliwe", "mozliwy", "mozliwa",
          "dopuszczalne"},
+    LT: {"galima", "gali", "galite", "galime", "leidziama", "leidziami", "leidziamos", "priimami", "priimamos",
+         "priimame", "priimama"},
 }
 PROHIBITION: dict[str, set[str]] = {
     EN: {"forbidden", "prohibited", "banned", "disallowed", "mustn't"},
     PL: {"zabronione", "zabroniony", "zabroniona", "zakazane", "zakazany", "niedozwolone", "niedozwolony",
          "zakaz"},
+    LT: {"draudziama", "draudziami", "uzdrausta", "uzdraustas", "draudimas"},
 }
 OPTIONAL: dict[str, set[str]] = {
     EN: {"optional", "voluntary"},
     PL: {"opcjonalne", "opcjonalny", "opcjonalna", "dobrowolne", "dobrowolny", "fakultatywne"},
+    LT: {"savanoriska", "savanoriskas", "pasirinktinai"},
 }
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
@@ -206,6 +256,29 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
          "non-refundable", "nonrefundable", "unable"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
+    LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
+}
+
+# --- a claim without conditions against a passage with one --------------------------------------
+# "Tenants are always charged" against "charged only if the damage was deliberate": the claim drops the
+# condition the passage sets, so the passage contradicts it.
+UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases")],
+    PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
+         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu")],
+    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju")],
+}
+RESTRICTION_WORDS: dict[str, set[str]] = {
+    EN: {"only", "unless", "except", "excluding", "provided"},
+    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem"},
+    LT: {"tik", "isskyrus", "nebent", "isimtis"},
+}
+
+# Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
+EXCEPTION_WORDS: dict[str, set[str]] = {
+    EN: {"except", "excluding", "apart"},
+    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem"},
+    LT: {"isskyrus", "isskyrti"},
 }
 
 # --- words that carry no identity of a quantity ------------------------------------------------
@@ -226,6 +299,12 @@ STOPWORDS: dict[str, set[str]] = {
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
         kazda kazde wszystkie wszystkich ok okolo r wynosi""".split()
     ),
+    LT: set(
+        """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
+        uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
+        mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
+        visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu""".split()
+    ),
 }
 # "only" narrows a claim; it must be found in the passage for the claim to be backed.
 # (It is deliberately not a stopword.)
@@ -238,25 +317,35 @@ CONTRAST_GROUPS: list[set[str]] = [
      "infant", "infants", "youth", "teen", "teenager", "baby", "concession", "reduced",
      "dorosly", "dorosli", "doroslych", "dziecko", "dzieci", "dziecka", "seniorzy", "seniorow",
      "studenci", "studentow", "ulgowy", "ulgowe", "ulgowego", "normalny", "normalne",
-     "normalnego", "emeryt", "emeryci", "niemowle", "mlodziez"},
+     "normalnego", "emeryt", "emeryci", "niemowle", "mlodziez",
+     "suaugusiajam", "suaugusiojo", "suaugusiems", "suauge", "vaikui", "vaiko", "vaikams", "vaikai",
+     "senjorams", "senjorai", "studentams", "studentai", "moksleiviams"},
     {"first", "second", "third", "last", "final", "initial", "pierwszy", "pierwsza", "pierwszej",
      "pierwszym", "drugi", "druga", "drugiej", "drugim", "trzeci", "trzecia", "ostatni", "ostatnia",
-     "ostatniej"},
+     "ostatniej", "pirmas", "pirmasis", "pirmoji", "antras", "antrasis", "antroji", "trecias", "paskutinis"},
     {"standard", "express", "economy", "priority", "premium", "standardowa", "standardowy",
      "ekspresowa", "ekspresowy", "priorytetowa", "priorytetowy", "ekonomiczna", "ekonomiczny",
-     "large", "small", "medium", "duza", "duzy", "mala", "maly", "srednia"},
+     "large", "small", "medium", "duza", "duzy", "mala", "maly", "srednia", "standartinis", "standartine",
+     "skubus", "skubiai", "ekspresinis"},
     {"weekday", "weekdays", "weekend", "weekends", "saturday", "saturdays", "sunday", "sundays",
      "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
-     "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto"},
+     "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto",
+     "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
+     "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
      "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy"},
     {"arrive", "arrives", "arrival", "depart", "departs", "departure", "leave", "leaves",
      "przyjazd", "przyjezdza", "odjazd", "odjezdza", "wyjazd", "przylot", "wylot"},
     {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie"},
     {"buyer", "customer", "customers", "seller", "retailer", "shop", "store", "merchant",
-     "kupujacy", "kupujacego", "klient", "klienta", "sprzedawca", "sprzedawcy", "sklep"},
+     "kupujacy", "kupujacego", "klient", "klienta", "sprzedawca", "sprzedawcy", "sklep",
+     "pirkejas", "pirkejo", "parduotuve", "pardavejas", "pardavejo"},
+    # ways of delivery: "courier delivery costs £4.99" is not about the locker
+    {"courier", "couriers", "locker", "lockers", "kurier", "kurierem", "kuriera", "kurierska", "kurierski",
+     "kurjeris", "kurjerio", "kurjeriu", "pastomatas", "pastomata",
+     "pastomatu", "pastomate"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
-     "tygodniowy", "dzienny", "dzienna"},
+     "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
@@ -277,7 +366,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "entry": "enter", "enters": "enter", "apply": "application", "applications": "application",
         "document": "document", "pets": "animal", "pet": "animal", "animals": "animal",
         "takes": "take", "took": "take", "lasts": "take", "last_duration": "take",
-        "processed": "process", "handled": "process", "allows": "allow",
+        "processed": "process", "handled": "process", "allows": "allow", "opens": "open", "opened": "open",
     },
     PL: {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
@@ -290,6 +379,20 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
         "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
         "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+        "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
+        "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
+        "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
+    },
+    LT: {
+        "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
+        "mokama": "kaina", "moka": "kaina", "apmoka": "kaina", "sumoka": "kaina",
+        "pristatome": "pristatymas", "pristatomi": "pristatymas", "pristatoma": "pristatymas",
+        "pristatymo": "pristatymas", "siunciame": "pristatymas", "issiunciame": "pristatymas",
+        "issiunciami": "pristatymas", "issiunciamas": "pristatymas", "siuntimas": "pristatymas",
+        "grazinti": "grazinimas", "grazinami": "grazinimas", "grazinama": "grazinimas", "graziname": "grazinimas",
+        "grazinimo": "grazinimas", "dirba": "dirba", "veikia": "dirba", "atidaromas": "dirba",
+        "atidaryta": "dirba", "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
+        "isduodame": "isdavimas", "isdavimo": "isdavimas",
     },
 }
 
@@ -297,9 +400,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
 # to "3 days". Raw words; stemmed by the judge.
 IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
-              "cena", "wynosi", "amount", "kwota"},
+              "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma"},
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
     "percent": {"wynosi", "rate"},
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

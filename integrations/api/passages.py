@@ -29,9 +29,10 @@ class PassageQuery(Strict):
     cursor: str | None = Field(None, max_length=200, description="`next_cursor` of the previous page of a full export.")
     changed_since: str | None = Field(None, max_length=200, description="A `sync_cursor`/`next_cursor` of the feed, or an ISO 8601 time with offset.")
     limit: int = Field(200, ge=1, description="Items per page (at most CITECHECK_API_PAGE_MAX, 1000 by default).")
-    after: int | None = Field(None, ge=0, le=2**63 - 1, description="Deprecated: the previous API's passage-version id to continue after.")
+    after: int | None = Field(None, ge=0, le=2**63 - 1, description="Deprecated: the previous API's passage-version id to continue after (not with `as_of`).")
     as_of: str | None = Field(None, max_length=64, description=(
-        "An ISO 8601 time with offset: the full export exactly as it was at that moment (same fields and paging, plus `as_of`); "
+        "An ISO 8601 time with offset: the full export exactly as it was at that moment (same fields and paging, plus `as_of`; "
+        "in the order of the activations then, not by passage-version id); "
         "a passage version blocked since keeps its ids and fields with `blocked_now: true` and no text, URL or link. "
         "400 when it is before the history is complete (the message says from when)."))
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from citecheck.judges import claim_hash
 from claims.models import Answer, Citation, Claim
@@ -148,6 +150,38 @@ def test_query_count_does_not_grow_with_the_claims(traced, django_assert_max_num
         trace = answer_trace(answer_id=answer.pk)
     assert len(trace["claims"]) == 16
     assert len(big.captured_queries) == len(small.captured_queries)
+
+
+@pytest.mark.parametrize("as_of", ["given", "now"])
+def test_query_count_as_of_a_moment_does_not_grow_with_the_claims_or_their_evidence(traced, editor, viewer, client, as_of,
+                                                                                      django_assert_max_num_queries):
+    """The trace as it was given (or at any moment) and its desk page: the evidence then (versions,
+    approvals, blocks, source states) costs the same queries for one passage as for six."""
+    answer, pv, _, _ = traced
+    client.force_login(viewer)
+    url = reverse("admin:desk-trace", args=[answer.pk])
+    moment: Any = "given" if as_of == "given" else timezone.now()
+
+    def counted() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as trace_queries:
+            trace = answer_trace(answer_id=answer.pk, as_of=moment)
+        assert all(e["at_moment"] for claim in trace["claims"] for e in claim["evidence"] if e["passage_version"])
+        with CaptureQueriesContext(connection) as page_queries:
+            assert client.get(url, {"as_of": moment if moment == "given" else moment.isoformat()}).status_code == 200
+        return len(trace_queries), len(page_queries)
+
+    small = counted()
+    others = list(PassageVersion.objects.exclude(pk=pv.pk)[:5])
+    block_apply(actor=editor, target="passage", passage_id=others[0].passage_id, reason="wrong figure")
+    claims = Claim.objects.bulk_create(
+        Claim(answer=answer, text=f"Claim {i}.", text_hash=claim_hash(f"Claim {i}."), position=10 + i) for i in range(15)
+    )
+    Citation.objects.bulk_create(Citation(claim=c, passage_version=others[i % len(others)], source_number=1) for i, c in enumerate(claims))
+    if as_of == "now":
+        moment = timezone.now()  # after the block: it is in force at this moment
+    with django_assert_max_num_queries(sum(small)):
+        big = counted()
+    assert big == small
 
 
 def test_claims_are_paginated_on_the_trace(traced, viewer, client):

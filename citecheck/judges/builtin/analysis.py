@@ -25,6 +25,7 @@ class Segment:
     start: int
     end: int
     words: int = 0
+    excepted: bool = False  # the segment names an exception to its sentence ("except ...", "išskyrus ...")
 
     @property
     def key(self) -> set[str]:
@@ -34,10 +35,12 @@ class Segment:
 _SEGMENT_CONJ = {
     lx.EN: {"and", "but", "while", "whereas", "however", "although", "though", "whilst", "plus"},
     lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak", "jednakze", "podczas"},
+    lx.LT: {"ir", "o", "bet", "taciau", "bei", "nors"},
 }
 _PART_CONJ = {
     lx.EN: {"and", "but", "while", "whereas", "however", "although", "whilst", "plus"},
     lx.PL: {"a", "ale", "oraz", "i", "lecz", "natomiast", "zas", "jednak"},
+    lx.LT: {"ir", "o", "bet", "taciau", "bei"},
 }
 
 
@@ -90,11 +93,32 @@ def _split_sentences(text: str) -> list[tuple[int, int]]:
     return list(_passage_sentences(text))
 
 
+# Street and address abbreviations that a capitalised name follows: "ul. Długiej 5", "g. Gedimino", "St. Mary's".
+_ADDRESS_ABBREVIATIONS = frozenset({"ul", "al", "pl", "os", "nr", "tel", "g", "pr", "st", "str", "dr", "sw", "św"})
+
+
+def _ends_with_abbreviation(text: str, end: int) -> bool:
+    if end < 2 or text[end - 1] != ".":
+        return False
+    start = end - 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return text[start : end - 1].lower() in _ADDRESS_ABBREVIATIONS
+
+
 @lru_cache(maxsize=1024)
 def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     """The sentences of a text as offsets, split once per text: the rules and the paraphrase
     features both read a passage sentence by sentence."""
-    return tuple((s.start, s.end) for s in sentences_with_markers(text))
+    out: list[tuple[int, int]] = []
+    for sentence in sentences_with_markers(text):
+        # A full stop before a lower-case word ends an abbreviation, not a sentence: Lithuanian
+        # "2025 m. sausio 1 d. pristatymas", "14 val. darbo", Polish "2025 r. w".
+        if out and (text[sentence.start].islower() or _ends_with_abbreviation(text, out[-1][1])):
+            out[-1] = (out[-1][0], sentence.end)
+        else:
+            out.append((sentence.start, sentence.end))
+    return tuple(out)
 
 
 def _is_navigation_line(toks: Sequence[_Tok]) -> bool:
@@ -163,7 +187,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]
             own = set(_content(seg_toks, used, lang, a))
-            pol = _polarity(seg_toks, lang)
+            # a quantity's own words ("nic nie kosztuje", "no charge") are not a negation of the segment
+            pol = _polarity([t for k, t in enumerate(seg_toks, start=a) if k not in used] if used else seg_toks, lang)
             seg_quantities = [q for q in quantities if a <= q.tok_start < b]
             inh: set[str] = set()
             if previous is not None:
@@ -174,6 +199,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
                 words=word_counts[b] - word_counts[a],  # words and numbers of the segment
+                excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]),
             )
             if not own:
                 pending_empty.append(segment)

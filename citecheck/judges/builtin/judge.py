@@ -19,6 +19,7 @@ from typing import Any
 from citecheck.judges import Verdict, validate_verdict
 from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
 from citecheck.judges.builtin.authorship import extract_authorship
+from citecheck.judges.builtin.backing import span_states_claim
 from citecheck.judges.builtin.combiner import CONTRARY_FEATURES, LONG_PASSAGE, MIN_ALIGNED, load_combiner, settle
 from citecheck.judges.builtin.paraphrase import FEATURE_NAMES, excerpt, features
 from citecheck.judges.builtin.polarity import _merge_polarity, _polarity_compatible
@@ -54,8 +55,14 @@ class BuiltinJudge:
             raise TypeError(f"the builtin judge takes no configuration (got {sorted(config)})")
 
     def judge(self, claim: str, passage: str) -> Verdict:
-        verdict = self._judge(claim, passage)
-        return validate_verdict(verdict, passage)
+        verdict = validate_verdict(self._judge(claim, passage), passage)
+        if verdict.status == "supported" and verdict.span:
+            # One rule for every path (rules, combiner, long pages): the span itself states the claim.
+            lacking = span_states_claim(claim, verdict.span, detect_language(claim + " " + passage[:600]))
+            if lacking is not None:
+                return self._verdict("unsupported", f"{UNDECIDED}: a sentence matches the claim, but {lacking}",
+                                     confidence="low")
+        return verdict
 
     def _verdict(self, status: str, rationale: str, span: str | None = None,
                  span_start: int | None = None, confidence: str = "high") -> Verdict:

@@ -160,7 +160,7 @@ def informativeness(word: str, lang: str) -> float:
     here, on first use: importing it and loading a list takes about a second, which a verdict the
     rules decide alone (``judge_claim`` on a price) need not pay."""
 
-    zipf = zipf_frequency(word, "pl" if lang == lx.PL else "en")
+    zipf = zipf_frequency(word, lang)
     return min(6.0, max(0.5, 7.0 - zipf)) if zipf > 0 else 6.0
 
 

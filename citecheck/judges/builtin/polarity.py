@@ -43,7 +43,9 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
             continue
         word = tok.text
         if word in negators or word.endswith("n't"):
-            if not (word == "no" and k + 1 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}):
+            # "no later/more/longer than" is a bound; "no longer offered" is a negation
+            if not (word == "no" and k + 2 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}
+                    and toks[k + 2].text == "than"):
                 neg += 1
                 signal = True
             if word in {"cannot", "can't", "mustn't"} or word.endswith("n't") and word[:-3] in {"can", "may", "must"}:
@@ -94,7 +96,7 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
 _POLARITY_WORDS = {
     lang: frozenset().union(lx.NEGATORS[lang], lx.OBLIGATION[lang], lx.PERMISSION[lang], lx.PROHIBITION[lang],
                             lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
-    for lang in (lx.EN, lx.PL)
+    for lang in lx.LANGUAGES
 }
 
 

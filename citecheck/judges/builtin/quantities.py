@@ -78,6 +78,8 @@ class _Extractor:
                 consumed = self._date_from_month(i)
             if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
+            if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
+                consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             i += max(consumed, 1)
         self.quantities.sort(key=lambda q: q.tok_start)
         return self.quantities
@@ -151,9 +153,28 @@ class _Extractor:
                 year = int(toks[j].value)
                 j += 1
             return self._add(i, j, "date", "date", 0, 0, date=(year, month, frozenset(days)))
+        if self.lang == lx.LT and _is_year(tok.value) and self._word(j) == "m":
+            return self._lt_date(i)
         if _is_year(tok.value) and not self._has_unit_after(i + 1) and not self._currency_before(i):
             return self._add(i, i + 1, "date", "date", 0, 0, date=(int(tok.value), None, None))
         return 0
+
+    def _lt_date(self, i: int) -> int:
+        """Lithuanian "2025 m. sausio 1 d." (year, month in the genitive, day): one date; "2025 m." alone
+        is the year."""
+        toks = self.toks
+        year = int(toks[i].value)
+        j = i + 2
+        if j < len(toks) and toks[j].text == ".":
+            j += 1
+        if (j + 1 < len(toks) and toks[j].kind == W and toks[j].text in lx.MONTHS and toks[j + 1].kind == NUM
+                and toks[j + 1].value.is_integer() and 1 <= toks[j + 1].value <= 31):
+            day = int(toks[j + 1].value)
+            end = j + 2
+            if end < len(toks) and toks[end].text == "d":
+                end += 1
+            return self._add(i, end, "date", "date", 0, 0, date=(year, lx.MONTHS[toks[j].text], frozenset({day})))
+        return self._add(i, i + 2, "date", "date", 0, 0, date=(year, None, None))
 
     def _date_from_month(self, i: int) -> int:
         toks = self.toks
@@ -214,7 +235,7 @@ class _Extractor:
         if j + 1 < len(toks) and toks[j + 1].kind == NUM and j not in self.used:
             joiner = toks[j].text
             opener = _prev_word(toks, start - 1)
-            is_range = joiner in {"to", "-", "–", "—", "do", "until", "till"} or (
+            is_range = joiner in {"to", "-", "–", "—", "do", "until", "till", "iki"} or (
                 joiner in {"and", "i", "a"} and opener in lx.RANGE_OPENERS
             )
             if is_range:
@@ -232,7 +253,7 @@ class _Extractor:
         elif j + 2 < len(toks) and currency and toks[j].text in {"-", "–", "to", "do"} and toks[j + 1].kind == SYM and toks[j + 2].kind == NUM:
             hi = toks[j + 2].value  # "£5-£10"
             j += 3
-        bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy"} and hi != lo else start
+        bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy", "nuo", "tarp"} and hi != lo else start
         if currency is not None:
             code, factor = currency
             return self._add(start, j, "money", code, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
@@ -267,6 +288,8 @@ class _Extractor:
                 hi_min = _twelve_hour(toks[end + 1].value, toks[end + 2].text)
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
+        if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
+            return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
         if word in lx.UNITS:
             dim, unit, factor = lx.UNITS[word]
             end = k + 1
@@ -337,6 +360,7 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 # --- comparing quantities --------------------------------------------------------------------
 
 MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
+PAID = -1.0  # the value of "paid" with no amount (free is 0)
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:
@@ -371,14 +395,20 @@ def _compare(c: Quantity, p: Quantity) -> str:
         if c.bound and p.bound and c.bound != p.bound:
             return MISMATCH
         return MATCH
+    if c.dim == "clock" and c.lo == c.hi and p.lo != p.hi and c.bound:
+        # "opens at 9:00" / "until 16:00" against opening hours "9:00–19:00": the end it names
+        return MATCH if _close(c.lo, p.lo if c.bound == "min" else p.hi, True) else MISMATCH
     if c.bound and p.bound and c.bound != p.bound:
         return MISMATCH
     if c.dim == "money":
         if c.unit == "*" or p.unit == "*":
             zero_c, zero_p = c.hi == 0, p.hi == 0
-            if zero_c and zero_p:
+            if zero_c != zero_p:
+                return MISMATCH  # free against a price or "paid"
+            if zero_c:
                 return MATCH
-            return MISMATCH
+            # "paid" is stated by a price (or "paid"); a price is not stated by "paid" alone
+            return MATCH if c.unit == "*" else WITHIN
         if c.unit != p.unit:
             return MISMATCH  # another currency
     exact = c.unit == p.unit

@@ -4,6 +4,7 @@ unstated there."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -11,9 +12,10 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
-from citecheck.judges.builtin.words import _GROUPS, _IMPLIED
+from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
+_EXCEPTION_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.EXCEPTION_WORDS.items()}
 
 
 @dataclass(slots=True)
@@ -61,6 +63,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             continue  # the value's own words say nothing the claim says
         m_ctx = len((key & segment.ctx) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
+        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
+        score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
         if p.head and not (p.head & claim_words):
             score -= 1.0
         if q.head and not (q.head & (ownish | segment.ctx)):
@@ -124,7 +128,91 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     if coverage >= 0.75 and not compatible and (pol.signal or segment.polarity.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
+    whole = _stated_across_segments(key, pol, passage)
+    if whole is not None:
+        return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) -> int | None:
+    """The sentence whose segments together hold every word of ``key`` with a compatible polarity in each
+    segment that holds any of them ("delivers in the city on Tuesdays and Fridays" is one statement cut in
+    two at "and"), or None."""
+    by_sentence: dict[int, list[Segment]] = {}
+    for segment in passage.segments:
+        by_sentence.setdefault(segment.sentence, []).append(segment)
+    for sentence, segments in by_sentence.items():
+        holding = [s for s in segments if key & s.key]
+        if key <= set().union(*(s.key for s in holding)) if holding else False:
+            if all(_polarity_compatible(pol, s.polarity) for s in holding):
+                return sentence
+    return None
+
+
+def _binding_segment(claim_segment: Segment, page: _Analysis) -> _Analysis | None:
+    """The passage read as one segment when that segment holds a value of every kind the claim segment
+    ties together ("a 24-hour ticket costs 4.40": a duration and a price) and shares its words: the values
+    are judged there together, not each in whichever segment fits it alone."""
+    best: tuple[int, Segment] | None = None
+    for segment in page.segments:
+        if not all(any(_comparable(q, p) for p in segment.quantities) for q in claim_segment.quantities):
+            continue
+        shared = len(claim_segment.key & segment.key)
+        if shared and (best is None or shared > best[0]):
+            best = (shared, segment)
+    return dataclasses.replace(page, segments=[best[1]]) if best is not None else None
+
+
+def _has_phrase(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    for phrase in phrases:
+        n = len(phrase)
+        if any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1)):
+            return True
+    return False
+
+
+def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that says "always" / "at any time" where the sentence stating it in the passage sets a
+    condition ("only if", "unless", "except"): contradicted by that sentence."""
+    if not claim_words or not any(phrase[0] in claim.lower() for phrase in lx.UNIVERSAL_PHRASES[lang]):
+        return None  # the cheap test first: most claims have no "always"
+    said = [t.text for t in _tokenize(claim, lang) if t.kind == W]
+    if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
+        return None
+    restriction = lx.RESTRICTION_WORDS[lang]
+    by_sentence: dict[int, set[str]] = {}
+    for segment in page.segments:
+        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    for sentence, words in by_sentence.items():
+        if len(claim_words & words) / len(claim_words) < 0.6:
+            continue
+        start, end = page.sentences[sentence]
+        if any(t.kind == W and t.text in restriction for t in _tokenize(passage[start:end], lang)):
+            return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", sentence)
+    return None
+
+
+def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """A claim about what the passage names as an exception, said as if the rule applied to it ("Premium
+    members pay £2.99" against "£2.99, except for Premium members"; "Swimwear can be returned within 14
+    days" against "... within 14 days, except swimwear"): contradicted by that sentence. A claim that is
+    itself an exception, or negated against the sentence's rule, is left to the other rules."""
+    if not claim_words or any(s.excepted for s in stated.segments):
+        return None
+    claim_pol = _merge_polarity([s.polarity for s in stated.segments])
+    for index, segment in enumerate(page.segments):
+        if not segment.excepted:
+            continue
+        named = segment.own - _EXCEPTION_STEMS[lang]
+        if not named or not named <= claim_words:
+            continue
+        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence), None)
+        if rule is None or not _polarity_compatible(claim_pol, rule.polarity):
+            continue
+        rest = claim_words - named
+        if rest and len(rest & segment.ctx) / len(rest) >= 0.5:
+            return _Fact(CONTRADICTED, "the passage names this as an exception to what the claim says", segment.sentence)
+    return None
 
 
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
@@ -177,6 +265,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
         quantities = [(s, q) for s in segments for q in s.quantities]
         if quantities:
             for segment, q in quantities:
+                bound_page = _binding_segment(segment, page) if len(segment.quantities) > 1 else None
                 # A claim segment with a subject of its own is judged by its own words;
                 # a gapped one ("... and the last on 1 May") by the words it inherits.
                 key = set(segment.own) if len(segment.own) >= 2 else segment.key
@@ -185,11 +274,17 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 for other in segment.quantities:
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
-                facts.append(_judge_quantity(q, key, claim_words, part_pol, page, lang))
+                facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
+    condition = _condition_dropped(claim, claim_words, passage, page, lang)
+    if condition is not None:
+        facts.append(condition)
+    excepted = _exception_named(stated, claim_words, page, lang)
+    if excepted is not None:
+        facts.append(excepted)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]
     supported = [f for f in facts if f.outcome == SUPPORTED]
     if contradicted:

@@ -15,8 +15,8 @@ from citecheck.judges import lexicon as lx
 # --- folding & tokenising --------------------------------------------------------------------
 
 _FOLD = str.maketrans(
-    "ąćęłńóśźżĄĆĘŁŃÓŚŹŻàáâäãåèéêëìíîïòôöõùúûüýÿçñÀÁÂÄÃÅÈÉÊËÌÍÎÏÒÔÖÕÙÚÛÜÝÇÑ’",
-    "acelnoszzacelnoszzaaaaaaeeeeiiiioooouuuuyycnaaaaaaeeeeiiiioooouuuuycn'",
+    "ąćęłńóśźżĄĆĘŁŃÓŚŹŻàáâäãåèéêëìíîïòôöõùúûüýÿçñÀÁÂÄÃÅÈÉÊËÌÍÎÏÒÔÖÕÙÚÛÜÝÇÑ’čėįšųūžČĖĮŠŲŪŽ",
+    "acelnoszzacelnoszzaaaaaaeeeeiiiioooouuuuyycnaaaaaaeeeeiiiioooouuuuycn'ceisuuzceisuuz",
 )
 
 
@@ -66,7 +66,7 @@ def _parse_number(raw: str, lang: str) -> float:
             text = text.replace(",", "")
         else:
             text = head.replace(",", "") + "." + tail
-    elif "." in text and lang == lx.PL:
+    elif "." in text and lang in (lx.PL, lx.LT):
         head, _, tail = text.rpartition(".")
         if len(tail) == 3:
             text = text.replace(".", "")
@@ -104,6 +104,13 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
                         else:
                             toks.append(_Tok(W, piece.group(), p_start, p_start + len(piece.group())))
                     continue
+            if lang == lx.LT and folded.startswith("ne"):
+                negated = _lt_negated(folded)
+                if negated is not None:  # "negalima" -> "ne" "galima"; "nebeskaiciuojami" -> "ne" "skaiciuojami"
+                    cut = end - len(negated)
+                    toks.append(_Tok(W, "ne", start, cut))
+                    toks.append(_Tok(W, negated, cut, end))
+                    continue
             value = number_words.get(folded)
             if value is not None:
                 toks.append(_Tok(NUM, folded, start, end, float(value), is_word_number=True))
@@ -129,6 +136,20 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
     return _merge_number_words(toks)
+
+
+# Lithuanian words that begin with "ne" without being a negated word.
+_LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "netoli", "nedaug", "neigiam",
+                   "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam")
+
+
+@lru_cache(maxsize=65536)
+def _lt_negated(word: str) -> str | None:
+    """The word a Lithuanian negative prefix ("ne", "nebe") is attached to, or None."""
+    if word.startswith(_LT_NOT_NEGATED):
+        return None
+    rest = word[4:] if word.startswith("nebe") and len(word) >= 8 else word[2:]
+    return rest if len(rest) >= 4 else None
 
 
 _TENS = {20, 30, 40, 50, 60, 70, 80, 90}
@@ -207,7 +228,21 @@ def _stem_pl(word: str) -> str:
     return word[:5]
 
 
-_STEMMERS = {lx.EN: _stem_en, lx.PL: _stem_pl}
+_LT_ENDINGS = ("iuose", "uose", "omis", "emis", "iems", "ioms", "iais", "ams", "oms", "ems", "ims", "ais",
+               "ose", "ese", "yse", "ius", "ios", "iai", "iui", "iu", "as", "is", "ys", "us", "os", "es", "ai",
+               "ei", "ui", "am", "om", "a", "e", "i", "o", "u", "y")
+
+
+def _stem_lt(word: str) -> str:
+    word = lx.SYNONYMS[lx.LT].get(word, word)
+    for ending in _LT_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[: -len(ending)]
+            break
+    return word[:5]
+
+
+_STEMMERS = {lx.EN: _stem_en, lx.PL: _stem_pl, lx.LT: _stem_lt}
 
 
 @lru_cache(maxsize=65536)
@@ -219,24 +254,39 @@ def _contrast_groups(lang: str) -> list[frozenset[str]]:
     return [frozenset(_stem(_fold(word), lang) for word in group) for group in lx.CONTRAST_GROUPS]
 
 
-_GROUPS = {lang: _contrast_groups(lang) for lang in (lx.EN, lx.PL)}
+_GROUPS = {lang: _contrast_groups(lang) for lang in lx.LANGUAGES}
 _GROUP_WORDS = {lang: frozenset().union(*groups) for lang, groups in _GROUPS.items()}
 _IMPLIED = {
     lang: {dim: frozenset(_stem(_fold(word), lang) for word in words) for dim, words in lx.IMPLIED_BY_DIMENSION.items()}
-    for lang in (lx.EN, lx.PL)
+    for lang in lx.LANGUAGES
 }
 
 
 def detect_language(text: str) -> str:
-    """``pl`` when the text looks Polish (letters with Polish diacritics or Polish function
-    words outnumbering English ones), else ``en``."""
-    if re.search(r"[ąćęłńśźżĄĆĘŁŃŚŹŻ]", text):
+    """``lt`` when the text has letters only Lithuanian uses (ė, į, ų, ū), or č/š/ž without Polish
+    letters; ``pl`` when it has Polish letters; else the language whose function words are more
+    frequent (English on a tie)."""
+    if _LT_LETTERS.search(text):
+        return lx.LT
+    if _PL_LETTERS.search(text):
+        return lx.PL
+    if _LT_SHARED.search(text):
+        return lx.LT
+    if _PL_SHARED.search(text):
         return lx.PL
     words = re.findall(r"[a-z]+", text[:2000].lower())
-    pl_hits = sum(1 for word in words if word in _PL_MARKERS)
-    en_hits = sum(1 for word in words if word in _EN_MARKERS)
-    return lx.PL if pl_hits > en_hits else lx.EN
+    hits = {lang: sum(1 for word in words if word in markers) for lang, markers in _MARKERS.items()}
+    best = max(hits, key=lambda lang: hits[lang])
+    return best if hits[best] > hits[lx.EN] else lx.EN
+
+
+_LT_LETTERS = re.compile(r"[ėįųūĖĮŲŪ]")
+_PL_LETTERS = re.compile(r"[ćłńśźżĆŁŃŚŹŻó]")
+_LT_SHARED = re.compile(r"[čšžČŠŽ]")
+_PL_SHARED = re.compile(r"[ąęĄĘ]")
 
 
 _PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
 _EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
+_LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz"}
+_MARKERS = {lx.EN: _EN_MARKERS, lx.PL: _PL_MARKERS, lx.LT: _LT_MARKERS}

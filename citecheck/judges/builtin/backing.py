@@ -1,0 +1,73 @@
+"""The one rule every ``supported`` verdict of the built-in judge passes: its span must itself state
+the claim (issue 24).
+
+A span states a claim when it holds every quantity and number of the claim (the same amount, date,
+duration or clock time, in any of the forms the judge reads: "2-year" = "two years", "3 499,00 zł" =
+"3499 zł") and at least :data:`MIN_WORDS_STATED` of the claim's content words (stems, synonyms
+folded). A sentence that only shares the topic ("Returns are free") does not back "Returns are
+accepted within 30 days": the combiner may find the page about the claim, but the span has to say it.
+"""
+
+from __future__ import annotations
+
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
+from citecheck.judges.builtin.quantities import PAID, Quantity
+from citecheck.judges.builtin.rules import _contrast_conflict
+from citecheck.judges.builtin.words import _IMPLIED
+
+MIN_WORDS_STATED = 0.6
+
+
+def _same(q: Quantity, p: Quantity) -> bool:
+    if q.dim != p.dim:
+        return False
+    if q.dim == "date":
+        return q.date == p.date or (q.date is not None and p.date is not None and _date_within(q.date, p.date))
+    if q.dim in ("money", "count") and q.unit != p.unit and "*" not in (q.unit, p.unit):
+        return False
+    if q.dim == "money" and q.unit == "*" and q.hi == PAID:
+        return p.hi != 0  # "paid" is stated by any price
+    claimed = {round(q.lo, 6), round(q.hi, 6)}
+    return bool(claimed & {round(p.lo, 6), round(p.hi, 6)})
+
+
+def _date_within(claimed: tuple[int | None, int | None, frozenset[int] | None],
+                 stated: tuple[int | None, int | None, frozenset[int] | None]) -> bool:
+    """"1 April" is stated by "1 April 2025": every part the claim names is the span's."""
+    year, month, days = claimed
+    return ((year is None or year == stated[0]) and (month is None or month == stated[1])
+            and (days is None or (stated[2] is not None and days <= stated[2])))
+
+
+def span_states_claim(claim: str, span: str, lang: str) -> str | None:
+    """None when ``span`` states ``claim``; else what it lacks, in words an editor reads."""
+    said = _analyse_claim(claim, lang)
+    stated = _analyse_passage(span, lang)
+    span_quantities = [p for segment in stated.segments for p in segment.quantities]
+    for segment in said.segments:
+        for q in segment.quantities:
+            if not any(_same(q, p) for p in span_quantities):
+                return f"the span does not state the claim's {q.text or q.dim}"
+    span_values = set(stated.numbers)
+    for p in span_quantities:
+        span_values.update((round(p.lo, 6), round(p.hi, 6), round(p.raw_lo, 6), round(p.raw_hi, 6)))
+    # A number inside a quantity was checked as that quantity ("one week" is stated by "7 days").
+    claim_values = set(said.numbers)
+    for segment in said.segments:
+        for q in segment.quantities:
+            claim_values -= {round(q.raw_lo, 6), round(q.raw_hi, 6), round(q.lo, 6), round(q.hi, 6)}
+    missing = sorted(claim_values - span_values)
+    if missing:
+        return f"the span does not state the claim's number {missing[0]:g}"
+    # "costs" adds nothing to "€5", "lasts" nothing to "24 months": the share is taken with and without
+    # the words a quantity's dimension implies, and the better one counts.
+    implied: set[str] = set()
+    for segment in said.segments:
+        for q in segment.quantities:
+            implied |= _IMPLIED[lang].get(q.dim, frozenset())
+    shares = [len(words & stated.all_words) / len(words) for words in (said.all_words, said.all_words - implied) if words]
+    if shares and max(shares) < MIN_WORDS_STATED:
+        return f"the span states only {max(shares):.0%} of the claim's content words"
+    if _contrast_conflict(set(said.all_words), set(stated.all_words), lang):
+        return "the span is about another case of the same kind (another ticket, party or way of delivery)"
+    return None

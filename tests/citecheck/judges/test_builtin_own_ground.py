@@ -1,0 +1,167 @@
+"""The built-in judge on its own ground (issue 24, item 5): shop and public-service text in English,
+Polish and Lithuanian, and the rule that a ``supported`` verdict's span itself states the claim.
+
+These pairs are written for the tests; they are neither the dev pairs nor the held-out set of
+bench/data.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.judges.builtin import BuiltinJudge
+from citecheck.judges.builtin.backing import span_states_claim
+
+JUDGE = BuiltinJudge()
+
+RETURNS_EN = (
+    "Unopened items can be returned within 30 days. Returns are free for members. "
+    "Refunds reach your account within 5 working days."
+)
+PHONE_EN = (
+    "Phones come with a 12-month warranty. Water damage is covered only if you bought the Protect plan. "
+    "We no longer repair phones older than five years."
+)
+SHOP_PL = (
+    "Rower miejski Vento kosztuje 1 849,99 zł. Promocja trwa do 3 marca 2026 r. "
+    "Dostawa jest bezpłatna przy zamówieniach powyżej 500 zł. Rowerów nie wysyłamy za granicę."
+)
+OFFICE_LT = (
+    "Seniūnija dirba nuo 8 iki 17 val. Pažyma kainuoja 2,50 €, o skubi pažyma – 1 250,00 € juridiniams asmenims. "
+    "Nuo 2026 m. kovo 3 d. prašymus priimame tik internetu. Seniūnija sekmadieniais nedirba."
+)
+
+
+def status(claim: str, passage: str) -> str:
+    return JUDGE.judge(claim, passage).status
+
+
+# --- a supported verdict comes with a span that states the claim ---------------------------------
+
+
+def test_a_span_that_states_only_the_date_does_not_back_a_claim_about_the_bill() -> None:
+    # The rules find "council tax bill" in the page's first sentence and "1 April" in the second; the
+    # span they would show ("The first instalment is due on 1 April.") names neither the council tax nor
+    # the bill. A reader of the span alone could not check the claim: not supported, undecided.
+    passage = "Council tax bills for the new year are sent out in March. The first instalment is due on 1 April."
+    verdict = JUDGE.judge("The first council tax bill instalment is due on 1 April.", passage)
+    assert verdict.status == "unsupported"
+    assert verdict.confidence == "low"  # undecided: a cascade asks the LLM
+    assert "content words" in verdict.rationale
+    # the same sentence does back the claim it states
+    assert JUDGE.judge("The first instalment is due on 1 April.", passage).status == "supported"
+
+
+def test_span_that_lacks_the_claims_number_or_words_does_not_state_it() -> None:
+    lacking = span_states_claim("Returns are accepted within 30 days.", "Returns are free for members.", "en")
+    assert lacking is not None and "30" in lacking
+    lacking = span_states_claim("Refunds reach your account within 5 working days and include postage.",
+                                "Postage is paid by the buyer.", "en")
+    assert lacking is not None
+
+
+def test_span_stating_the_claim_in_other_forms_passes_the_rule() -> None:
+    assert span_states_claim("Phones come with a one-year warranty.", "Phones come with a 12-month warranty.", "en") is None
+    assert span_states_claim("Rower kosztuje 1849,99 zł.", "Rower miejski Vento kosztuje 1 849,99 zł.", "pl") is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        ("Unopened items can be returned within 30 days.", RETURNS_EN),
+        ("Refunds reach your account within five working days.", RETURNS_EN),
+        ("Rower miejski Vento kosztuje 1849,99 zł.", SHOP_PL),
+        ("Pažyma kainuoja 2,50 €.", OFFICE_LT),
+        ("Returns are free for members.", RETURNS_EN),
+    ],
+)
+def test_every_supported_verdict_shows_a_span_that_states_the_claim(claim: str, passage: str) -> None:
+    verdict = JUDGE.judge(claim, passage)
+    assert verdict.status == "supported"
+    assert verdict.span is not None and verdict.span in passage
+    assert span_states_claim(claim, verdict.span, "lt" if "€" in claim else "pl" if "zł" in claim else "en") is None
+
+
+# --- numbers, money and dates as Polish and Lithuanian pages write them ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Rower miejski Vento kosztuje 1849,99 zł.", "supported"),  # "1 849,99 zł": space for thousands
+        ("Rower miejski Vento kosztuje 1 849,99 zł.", "supported"),
+        ("Rower miejski Vento kosztuje 1 489,99 zł.", "contradicted"),
+        ("Promocja trwa do 3 marca 2026 r.", "supported"),
+        ("Promocja trwa do 13 marca 2026 r.", "contradicted"),
+        ("Dostawa jest bezpłatna przy zamówieniach powyżej 500 zł.", "supported"),
+        ("Dostawa jest bezpłatna przy zamówieniach powyżej 300 zł.", "contradicted"),
+    ],
+)
+def test_polish_prices_and_dates(claim: str, expected: str) -> None:
+    assert status(claim, SHOP_PL) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Pažyma kainuoja 2,50 €.", "supported"),  # decimal comma
+        ("Pažyma kainuoja 3,50 €.", "contradicted"),
+        ("Skubi pažyma juridiniams asmenims kainuoja 1250 €.", "supported"),  # "1 250,00 €"
+        ("Nuo 2026 m. kovo 3 d. prašymus priimame tik internetu.", "supported"),  # one date: 2026-03-03
+        ("Nuo 2026 m. kovo 13 d. prašymus priimame tik internetu.", "contradicted"),
+        ("Nuo 2025 m. kovo 3 d. prašymus priimame tik internetu.", "contradicted"),
+        ("Seniūnija dirba iki 17 val.", "supported"),  # a time of day, the end of the opening hours
+        ("Seniūnija dirba iki 18 val.", "contradicted"),
+    ],
+)
+def test_lithuanian_prices_dates_and_hours(claim: str, expected: str) -> None:
+    assert status(claim, OFFICE_LT) == expected
+
+
+# --- negation and conditions --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "expected"),
+    [
+        ("Seniūnija sekmadieniais dirba.", OFFICE_LT, "contradicted"),  # "nedirba": the prefix "ne" negates
+        ("Seniūnija sekmadieniais nedirba.", OFFICE_LT, "supported"),
+        ("Rowery wysyłamy za granicę.", SHOP_PL, "contradicted"),
+        ("We repair phones older than five years.", PHONE_EN, "contradicted"),  # "no longer repair"
+        ("Water damage is always covered.", PHONE_EN, "contradicted"),  # "only if you bought the plan"
+        ("Water damage is covered only if you bought the Protect plan.", PHONE_EN, "supported"),
+        ("Phones come with a one-year warranty.", PHONE_EN, "supported"),  # 12 months = one year
+        ("Phones come with a two-year warranty.", PHONE_EN, "contradicted"),
+    ],
+)
+def test_negation_and_conditions(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_paid_contradicts_free_and_nothing_to_pay_is_free() -> None:
+    passage = "Odbiór osobisty zamówień jest bezpłatny. Zamówienie czeka 5 dni."
+    assert status("Odbiór osobisty zamówień jest płatny.", passage) == "contradicted"
+    assert status("Odbiór osobisty zamówienia nic nie kosztuje.", passage) == "supported"
+
+
+def test_something_the_page_does_not_say_is_not_supported() -> None:
+    assert status("Seniūnija dirba ir šeštadieniais iki 14 val.", OFFICE_LT) != "supported"
+    assert status("Refunds are paid as store credit.", RETURNS_EN) != "supported"
+    assert status("Rowery można odebrać w salonie w Gdańsku.", SHOP_PL) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "expected"),
+    [
+        ("Premium members pay £4.99 for a second delivery attempt.",
+         "A second delivery attempt costs £4.99, except for Premium members, who get it free.", "contradicted"),
+        ("Kostiumy kąpielowe można zwrócić w ciągu 30 dni.",
+         "Odzież można zwrócić w ciągu 30 dni, z wyjątkiem kostiumów kąpielowych.", "contradicted"),
+        ("Paltus galima grąžinti per 30 dienų.",
+         "Drabužius galima grąžinti per 30 dienų, išskyrus paltus.", "contradicted"),
+        ("Drabužius galima grąžinti per 30 dienų.",
+         "Drabužius galima grąžinti per 30 dienų, išskyrus paltus.", "supported"),
+    ],
+)
+def test_a_claim_about_the_exception_is_contradicted(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
