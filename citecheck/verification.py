@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from citecheck.urlnorm import registrable_domain
@@ -52,6 +52,8 @@ __all__ = [
     "claim_kind",
     "claim_state",
     "follow_up_queries",
+    "freshness_expires_at",
+    "freshness_lapsed",
     "registrable_domain",
     "render_citations",
     "report_card",
@@ -275,11 +277,50 @@ def _stale_reason(record: EvidenceRecord, now: datetime, windows: Mapping[str, i
         return "the passage was superseded or removed from the active version"
     if record.fetched_at is None:
         return None
-    window = windows.get(record.risk_level, windows.get("normal", 180))
+    window = _freshness_window(record, windows)
     age = (now - _as_datetime(record.fetched_at)).days
     if age > window:
         return f"last confirmed {age} days ago, over the {window}-day window for {record.risk_level} risk"
     return None
+
+
+def _freshness_window(record: EvidenceRecord, windows: Mapping[str, int]) -> int:
+    return windows.get(record.risk_level, windows.get("normal", 180))
+
+
+def _deciding(record: EvidenceRecord) -> bool:
+    return (record.fetched_at is not None and record.status in ("supported", "contradicted", "partly_supported")
+            and _pending_reason(record) is None and record.usability not in ("changed", "outdated", "removed") and record.is_current)
+
+
+def freshness_expires_at(evidence: Iterable[EvidenceRecord], *, now: datetime | None = None,
+                         freshness_days: Mapping[str, int] | None = None) -> datetime | None:
+    """The first moment at which a record that decides a claim now passes its freshness window
+    (its age in whole days goes over the window): from then on the claim's state may differ with
+    nothing else having moved, so the answer must be verified again at that moment."""
+
+    now = now or datetime.now(UTC)
+    windows = dict(DEFAULT_FRESHNESS_DAYS)
+    windows.update(freshness_days or {})
+    soonest: datetime | None = None
+    for record in evidence:
+        if not _deciding(record) or _stale_reason(record, now, windows) is not None:
+            continue
+        assert record.fetched_at is not None
+        expires = _as_datetime(record.fetched_at) + timedelta(days=_freshness_window(record, windows) + 1)
+        soonest = expires if soonest is None or expires < soonest else soonest
+    return soonest
+
+
+def freshness_lapsed(evidence: Iterable[EvidenceRecord], *, now: datetime | None = None,
+                     freshness_days: Mapping[str, int] | None = None) -> list[EvidenceRecord]:
+    """The records that would decide a claim but are past their freshness window (and nothing
+    else): a successful check of their page makes them current again."""
+
+    now = now or datetime.now(UTC)
+    windows = dict(DEFAULT_FRESHNESS_DAYS)
+    windows.update(freshness_days or {})
+    return [record for record in evidence if _deciding(record) and _stale_reason(record, now, windows) is not None]
 
 
 def _pending_reason(record: EvidenceRecord) -> str | None:

@@ -77,6 +77,9 @@ class Answer(models.Model):
     report = models.JSONField(default=dict, blank=True, help_text="The latest verification report card.")
     needs_reverification = models.BooleanField(default=False, db_index=True)
     verified_at = models.DateTimeField(null=True, blank=True)
+    fresh_until = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the first evidence deciding this answer passes its freshness window (the sweeper re-verifies it then).")
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
@@ -87,6 +90,8 @@ class Answer(models.Model):
             # Covers the queue's rule (an index-only count on PostgreSQL): only answers that may need a person.
             models.Index(fields=["-received_at"], include=["state", "needs_reverification", "verified_at"],
                          condition=ANSWER_MAY_NEED_A_PERSON, name="answer_needs_person_idx"),
+            # The freshness sweeper reads only the answers with a deadline, soonest first.
+            models.Index(fields=["fresh_until"], condition=models.Q(fresh_until__isnull=False), name="answer_fresh_until_idx"),
         ]
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ from claims.services.judging import (
     judgement_get,
 )
 from claims.services.reverify import (
+    answers_freshness_sweep,
     claims_reverify_for_activation,
     claims_reverify_for_block,
     claims_reverify_for_passages,
@@ -28,6 +29,7 @@ from claims.services.verify import answer_verify, evidence_now
 from claims.services.wording import wording_template_update, wording_templates_seed
 
 __all__ = [
+    "answers_freshness_sweep",
     "JudgeFailure",
     "answer_mode_set",
     "answer_submit",

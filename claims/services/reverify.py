@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
 
 from claims.models import Answer, Citation, Claim, Judgement, VerificationChange
 from claims.services.answers import answer_verify_request
@@ -87,3 +91,29 @@ def reverification_flag(*, passage_versions: list[PassageVersion], reason: str) 
     flag their verdicts and re-queue the answers that relied on them. Call inside the change's transaction."""
     Judgement.objects.filter(passage_version_id__in=[pv.pk for pv in passage_versions]).update(needs_reverification=True)
     return claims_reverify_for_passages(passage_ids={pv.passage_id for pv in passage_versions}, reason=reason)
+
+
+FRESHNESS_REASON = "evidence passed its freshness window"
+
+
+def answers_freshness_sweep(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """Re-queue the answers whose deciding evidence has passed its freshness window since they were
+    verified (`Answer.fresh_until`, set by each verification): time alone moved their evidence.
+    The deadline is cleared as the request is written, so two schedulers never queue one twice;
+    the verification sets the next one. Returns how many answers were queued."""
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = Answer.objects.select_for_update(skip_locked=True).filter(fresh_until__lte=now).order_by("fresh_until")
+        rows = list(due.values_list("pk", "state")[:limit])
+        if not rows:
+            return 0
+        ids = [pk for pk, _ in rows]
+        Answer.objects.filter(pk__in=ids).update(fresh_until=None, needs_reverification=True)
+        VerificationChange.objects.bulk_create([VerificationChange(answer_id=pk, reason=FRESHNESS_REASON, from_state=state) for pk, state in rows])
+        for answer in Answer.objects.filter(pk__in=ids).only("pk"):
+            answer_verify_request(answer=answer, now=True)
+        audit_record(actor=None, action="claims_reverify", object_type="claims.answer", object_id=",".join(map(str, ids))[:64],
+                     reason=FRESHNESS_REASON, data={"answers": len(ids), "answer_ids": ids[:200]})
+    logger.info("reverification.freshness", extra={"answers": len(ids)})
+    return len(ids)

@@ -4,7 +4,7 @@ cites, apply the mode's rules, store claim states, the answer state, its wording
 from __future__ import annotations
 
 import logging
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -24,6 +24,10 @@ from sources.models import ChangeKind, DomainPolicy, PassageVersion, VersionPass
 from sources.selectors import passage_usability, safe_link
 
 logger = logging.getLogger(__name__)
+
+# After a source's next scheduled check, the time for its fetch to be recorded before an answer
+# resting on its lapsed passages is verified again.
+FRESHNESS_CHECK_MARGIN = timedelta(minutes=15)
 
 
 def evidence_now(pv: PassageVersion) -> tuple[PassageVersion, str]:
@@ -107,6 +111,7 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
     per_claim: list[tuple[Claim, Any, list[dict[str, Any]]]] = []
     failures: list[JudgeFailure] = []
     contacts: list[str] = []
+    fresh_until: datetime | None = None
     for done, claim in enumerate(claims):
         work_progress(done=done, total=len(claims), message=f"claim {done + 1} of {len(claims)}")
         if not claim.needs_citation:
@@ -128,6 +133,8 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
             if pv.passage.source.owner and pv.passage.source.owner not in contacts:
                 contacts.append(pv.passage.source.owner)
         result = verification.claim_state(claim.text, records, mode=mode, freshness_days=settings.CITECHECK_FRESHNESS_DAYS)
+        for expires in _freshness_deadlines(records, sent):
+            fresh_until = expires if fresh_until is None or expires < fresh_until else fresh_until
         per_claim.append((claim, result, evidence))
     results = [result for _, result, _ in per_claim]
     state = verification.answer_state(results, mode=mode)
@@ -174,11 +181,28 @@ def answer_verify(*, answer_id: int, judge: Judge | None = None) -> Answer | Non
         answer.needs_reverification = bool(retry)
         verification_day_move(before_at=answer.verified_at, before_state=before, after_at=verified_at, after_state=state.state)
         answer.verified_at = verified_at
-        answer.save(update_fields=["state", "state_wording", "report", "needs_reverification", "verified_at"])
+        answer.fresh_until = fresh_until
+        answer.save(update_fields=["state", "state_wording", "report", "needs_reverification", "verified_at", "fresh_until"])
         if before != answer.state:
             audit_record(actor=None, action="answer_verify", obj=answer, from_state=before, to_state=answer.state,
                          data={"mode": mode, "judge_failures": len(failures)})
     return answer
+
+
+def _freshness_deadlines(records: list[EvidenceRecord], sent: dict[int, PassageVersion]) -> list[datetime]:
+    """When this claim's state may change by time alone: a deciding passage passing its freshness
+    window, or (for one already past it) the source's next scheduled check, which can confirm the
+    page again (with a margin for the fetch to land)."""
+    days = settings.CITECHECK_FRESHNESS_DAYS
+    deadlines = [expires] if (expires := verification.freshness_expires_at(records, freshness_days=days)) else []
+    lapsed = {record.source_id for record in verification.freshness_lapsed(records, freshness_days=days)}
+    if lapsed:
+        now = timezone.now()
+        for pv in sent.values():
+            source = pv.passage.source
+            if source.pk in lapsed:
+                deadlines.append(max(source.checks.next_check_at or now, now) + FRESHNESS_CHECK_MARGIN)
+    return deadlines
 
 
 def _retry(failures: list[JudgeFailure]) -> dict[str, Any]:

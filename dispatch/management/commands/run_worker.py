@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 from citecheck.extraction import warm_up
 from citecheck.urlnorm import registrable_domain
 from citecheck_site.preflight import preflight_problems
+from claims.services import answers_freshness_sweep
 from dispatch.queues import QUEUE_NAMES, make_worker
 from dispatch.services import DATABASE_ERRORS, JOB_APPS, outbox_relay
 from sources.services import source_schedule_due_checks
@@ -22,15 +23,17 @@ logger = logging.getLogger(__name__)
 
 
 def scheduler_loop(interval: float, stop: threading.Event) -> None:
-    """Relay the outbox and queue due checks every `interval` seconds."""
+    """Relay the outbox, queue due checks and re-verify answers whose evidence passed its freshness
+    window, every `interval` seconds."""
 
     while not stop.is_set():
         try:
             close_old_connections()
             queued = source_schedule_due_checks()
+            expired = answers_freshness_sweep()
             sent = outbox_relay()
-            if queued or sent:
-                logger.info("scheduler.tick", extra={"queued_due_checks": queued, "sent": sent})
+            if queued or expired or sent:
+                logger.info("scheduler.tick", extra={"queued_due_checks": queued, "freshness_reverified": expired, "sent": sent})
         except RedisError as exc:
             logger.warning("scheduler.redis_unavailable", extra={"error": str(exc)})
         except DATABASE_ERRORS as exc:

@@ -14,6 +14,8 @@ from citecheck.verification import (
     answer_state,
     claim_state,
     follow_up_queries,
+    freshness_expires_at,
+    freshness_lapsed,
     registrable_domain,
     render_citations,
     report_card,
@@ -150,6 +152,21 @@ def test_outdated_by_the_freshness_window_of_the_risk_level(risk: str, age_days:
         text = answer_wording("outdated", [result.to_dict()])
         assert (NOW - timedelta(days=age_days)).date().isoformat() in text and "Delivery" in text
     assert kb("Delivery takes 3 days.", records, freshness_days={risk: 1000}).state == "supported"
+
+
+@pytest.mark.parametrize("risk", ["high", "normal", "low"])
+def test_the_freshness_deadline_is_the_first_moment_the_claim_turns_outdated(risk: str) -> None:
+    records = [ev(1, "shop.example", risk_level=risk, fetched_at=NOW - timedelta(days=3, hours=5)),
+               ev(2, "shop.example", status="unsupported", fetched_at=NOW - timedelta(days=900)),  # decides nothing
+               ev(3, "shop.example", usability="blocked", fetched_at=NOW - timedelta(days=900))]  # pending, not deciding
+    deadline = freshness_expires_at(records, now=NOW)
+    assert deadline is not None
+    before, at = deadline - timedelta(seconds=1), deadline
+    assert claim_state("Delivery takes 3 days.", records, now=before).state == "supported"
+    assert claim_state("Delivery takes 3 days.", records, now=at).state == "unavailable"  # the blocked one now speaks
+    assert claim_state("Delivery takes 3 days.", records[:1], now=at).state == "outdated"
+    assert freshness_lapsed(records, now=before) == [] and freshness_lapsed(records, now=at) == [records[0]]
+    assert freshness_expires_at(records, now=at) is None, "a lapsed passage has no deadline of its own"
 
 
 def test_templates_exist_for_every_state_and_language_and_render_safely() -> None:
