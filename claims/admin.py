@@ -101,7 +101,7 @@ class AnswerAdmin(ScaledAdmin):
     list_filter = ("state", "verification_mode", "needs_reverification")
     search_fields = ("=id", "question")
     list_only = ("id", "question", "answer_text", "state", "verification_mode", "model_name", "received_at", "verified_at", "needs_reverification")
-    readonly_fields = ("trace_link", "claims_pages", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "needs_reverification", "submitted_by", "raw_response")
+    readonly_fields = ("trace_link", "claims_pages", "question", "answer_text", "answer_format", "model_name", "language", "verification_mode", "sources_sent", "received_at", "state", "state_wording", "verification", "verified_at", "fresh_until", "needs_reverification", "submitted_by", "raw_response")
     exclude = ("report",)
     inlines = [ClaimInline, ChangeInline]
     actions = ["verify_again", "verify_as_knowledge_base", "verify_as_research"]
