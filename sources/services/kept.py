@@ -39,7 +39,8 @@ def queue_state_refresh(*, source_ids: Iterable[int]) -> None:
     ids = sorted({int(pk) for pk in source_ids})
     if not ids:
         return
-    with transaction.atomic():
+    # No savepoint: a failure here must fail the caller's whole change, never be caught and skipped.
+    with transaction.atomic(savepoint=False):
         if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
             list(Source.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
         # One read per table: what is kept next to what the rule says now; then write what differs.
