@@ -159,11 +159,12 @@ def work_send_many(*, work_request_ids: list[int], resend_after: float | None = 
     return len(_send(work_request_ids=work_request_ids, resend_after=resend_after, queue=queue)[0])
 
 
-def _send(*, work_request_ids: list[int], resend_after: float | None = None, queue: str | None = None) -> tuple[list[int], datetime]:
-    """`work_send_many`: the ids sent, and the time they were marked queued and sent."""
+def _send(*, work_request_ids: list[int], resend_after: float | None = None, queue: str | None = None) -> tuple[list[int], datetime, str]:
+    """`work_send_many`: the ids sent, the time they were marked queued and sent, and why the
+    rest went back to pending ("" when Redis took them all)."""
     now = timezone.now()
     if not work_request_ids:
-        return [], now
+        return [], now, ""
     claim = Q(last_sent_at__isnull=True)
     if resend_after is not None:
         claim |= Q(last_sent_at__lte=now - timedelta(seconds=resend_after))
@@ -171,7 +172,7 @@ def _send(*, work_request_ids: list[int], resend_after: float | None = None, que
         status=WorkStatus.QUEUED, enqueued_at=now, last_sent_at=now, send_attempts=F("send_attempts") + 1, send_error=""
     )
     if not count:
-        return [], now
+        return [], now, ""
     # In the order asked (the model's default order is newest first): the queue runs them so.
     if queue is not None and count == len(work_request_ids):
         claimed = [(pk, queue) for pk in sorted(work_request_ids)]
@@ -184,6 +185,7 @@ def _send(*, work_request_ids: list[int], resend_after: float | None = None, que
     for pk, queue_name in claimed:
         by_queue.setdefault(queue_name, []).append(pk)
     sent: list[int] = []
+    reason = ""
     try:
         for queue_name, pks in by_queue.items():
             queues.enqueue_many(queue=queue_name, jobs=[(f"work-{pk}", RUN_FUNC, (pk,)) for pk in pks])
@@ -196,7 +198,7 @@ def _send(*, work_request_ids: list[int], resend_after: float | None = None, que
             status=WorkStatus.PENDING, enqueued_at=None, send_error=reason
         )
         logger.warning("outbox.send_failed", extra={"work_request_ids": unsent[:20], "count": len(unsent), "error": reason})
-    return sent, now
+    return sent, now, reason
 
 
 _gathered_sends: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gathered_sends", default=None)
@@ -227,9 +229,13 @@ def _send_after_commit(row: WorkRequest) -> None:
     if gathered is not None:
         gathered.append(row.pk)
         return
-    sent, at = _send(work_request_ids=[row.pk], queue=row.queue)
-    if sent:  # what the row now says, without reading it back
+    sent, at, reason = _send(work_request_ids=[row.pk], queue=row.queue)
+    # What the row now says, without reading it back: queued, or back in the outbox with the reason.
+    if sent:
         row.status, row.enqueued_at, row.last_sent_at, row.send_error = WorkStatus.QUEUED, at, at, ""
+        row.send_attempts += 1
+    elif reason:
+        row.last_sent_at, row.send_error = at, reason
         row.send_attempts += 1
 
 
