@@ -9,7 +9,7 @@ created and dropped here; `--database-url` uses that database instead, and write
 it), migrated with this checkout's code, with a throw-away redis-server of its own on a unix
 socket (`--redis-url` to use another). This checkout is served by gunicorn, 2 workers x 4
 threads, with persistent database connections (its production default); the baseline (`--baseline
-REF`, default main: a temporary `git worktree` of REF) by a second gunicorn with the same settings,
+REF`, default main: its tree from `git archive`) by a second gunicorn with the same settings,
 on the same database, measured in turns with this checkout. Both run with the per-token rate
 limit out of the way (CITECHECK_API_RATE_PER_MINUTE=1000000000): the figures are the code's.
 
@@ -34,12 +34,9 @@ import http.client
 import json
 import os
 import secrets
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -48,10 +45,19 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchdb import PG_SERVER, ROOT, postgres_problem, write_section  # noqa: E402
-
-sys.path.insert(0, str(ROOT))
-from citecheck_site.embedded_redis import start as redis_start  # noqa: E402
+from benchdb import (  # noqa: E402
+    ROOT,
+    baseline_code,
+    database_exists,
+    gunicorn,
+    loadavg,
+    own_redis,
+    postgres_problem,
+    template_copy,
+    template_name,
+    throwaway_database,
+    write_section,
+)
 
 SECTION = "api"
 COMMAND = ".venv/bin/python bench/bench_api.py"
@@ -82,69 +88,26 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 # --- throw-away services -------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def psql_admin(statement: str) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
-        cursor = admin.execute(statement)
-        return cursor.fetchall() if cursor.description else []
-
-
 @contextmanager
 def scale_database(scale: float, given: str | None, env: dict[str, str]) -> Iterator[tuple[str, str]]:
-    """(URL, where the data came from) of a database holding the data of `scale`."""
+    """(URL, where the data came from) of a database holding the data of `scale`, migrated with this
+    checkout's code: a copy of the bench template when the server has it, else generated."""
     if given:
         yield given, "given with --database-url"
         return
-    name = f"bench_api_{str(scale).replace('.', '_')}_{os.getpid()}_{secrets.token_hex(3)}"
-    template = f"citecheck_bench_tpl_s{scale:g}".replace(".", "_")
-    has_template = bool(psql_admin(f"SELECT 1 FROM pg_database WHERE datname = '{template}'"))
-    if has_template:
-        psql_admin(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-        origin = f"a copy of the template {template}"
-    else:
-        psql_admin(f'CREATE DATABASE "{name}"')
-        origin = f"generate_bench_data --scale {scale:g}"
-    url = f"{PG_SERVER}/{name}"
-    try:
+    template = template_name(scale)
+    copied = database_exists(template)
+    with ExitStack() as stack:
+        if copied:
+            url = stack.enter_context(template_copy(template, f"bench_api_{str(scale).replace('.', '_')}"))
+            origin = f"a copy of the template {template}"
+        else:
+            url = stack.enter_context(throwaway_database(f"bench_api_{str(scale).replace('.', '_')}"))
+            origin = f"generate_bench_data --scale {scale:g}"
         manage({**env, "DATABASE_URL": url}, "migrate", "-v0")
-        if not has_template:
+        if not copied:
             manage({**env, "DATABASE_URL": url}, "generate_bench_data", "--scale", str(scale), timeout=7200)
         yield url, origin
-    finally:
-        psql_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextmanager
-def own_redis(given: str | None) -> Iterator[str]:
-    if given:
-        yield given
-        return
-    directory = Path(tempfile.mkdtemp(prefix="cc-bench-redis-"))
-    proc, url = redis_start(directory)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-@contextmanager
-def baseline_checkout(ref: str) -> Iterator[Path]:
-    directory = Path(tempfile.mkdtemp(prefix="cc-bench-baseline-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(directory), ref], check=True, capture_output=True)
-    try:
-        yield directory
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(directory)], capture_output=True)
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def manage(env: dict[str, str], *args: str, cwd: Path = ROOT, timeout: float = 600) -> str:
@@ -152,27 +115,6 @@ def manage(env: dict[str, str], *args: str, cwd: Path = ROOT, timeout: float = 6
     if done.returncode != 0:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
-
-
-@contextmanager
-def gunicorn(code: Path, env: dict[str, str]) -> Iterator[int]:
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "4",
-                               "--log-level", "warning"], cwd=code, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit(f"gunicorn for {code} did not start") from None
-                time.sleep(0.1)
-        yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 # --- what the servers are asked --------------------------------------------------------------
@@ -320,10 +262,6 @@ def search_ms(port: int, session: str, phrase: str) -> float:
     return statistics.median(times) * 1000
 
 
-def loadavg() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
 # --- one scale --------------------------------------------------------------------------------
 
 
@@ -441,7 +379,7 @@ def report(results: list[dict[str, Any]], baseline_ref: str | None) -> str:
                + "; ".join(f"at {r['scale']:g}: {r['load_start']} before, {r['load_end']} after" for r in results) + ".")
     data = "; ".join(f"{r['scale']:g}: {r['passage_versions']:,} passage versions ({r['origin']})" for r in results)
     text = [
-        f"This checkout{' and ' + baseline_ref + ' (a temporary git worktree, its own gunicorn)' if baseline_ref else ''}, each served by "
+        f"This checkout{' and ' + baseline_ref + ' (its tree from git archive, its own gunicorn)' if baseline_ref else ''}, each served by "
         "gunicorn with 2 workers x 4 threads and persistent database connections, on the same PostgreSQL database per size, "
         "measured in turns through real HTTP from a load generator on 127.0.0.1; a throw-away redis-server; per-token rate limit "
         f"out of the way. Data: {data}. Machine: {machine}",
@@ -470,7 +408,7 @@ def main(argv: list[str]) -> int:
     results = []
     with ExitStack() as stack:
         redis_url = stack.enter_context(own_redis(args.redis_url))
-        baseline = stack.enter_context(baseline_checkout(baseline_ref)) if baseline_ref else None
+        baseline = stack.enter_context(baseline_code(baseline_ref)) if baseline_ref else None
         for scale in args.scale_list:
             results.append(measure_scale(scale, args, baseline, redis_url))
     text = report(results, baseline_ref)

@@ -24,24 +24,30 @@ with a note.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchdb import PG_SERVER, ROOT, postgres_problem, write_section  # noqa: E402
+from benchdb import (  # noqa: E402
+    ROOT,
+    baseline_code,
+    database_exists,
+    gunicorn,
+    loadavg,
+    own_redis,
+    postgres_problem,
+    template_copy,
+    template_name,
+    write_section,
+)
 
 SECTION = "desk"
 GOAL_MS = 150.0
@@ -130,8 +136,8 @@ def child_queries(urls: list[str], with_others: bool) -> dict[str, Any]:
     return {"queries": counts, "others": others}
 
 
-def run_child(code_dir: Path, database_url: str, what: str, *args: str) -> dict[str, Any]:
-    env = bench_env(database_url, os.environ.get("CITECHECK_BENCH_REDIS", "redis://127.0.0.1:6379/15"))
+def run_child(code_dir: Path, database_url: str, redis_url: str, what: str, *args: str) -> dict[str, Any]:
+    env = bench_env(database_url, redis_url)
     env["PYTHONPATH"] = str(code_dir)  # the code measured: this branch or the baseline's unpacked copy
     done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", what, *args], cwd=code_dir, env=env,
                           capture_output=True, text=True, check=False)
@@ -151,74 +157,6 @@ def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
         "SECRET_KEY": "bench-desk-not-secret-" + "x" * 40, "LOG_LEVEL": "WARNING", "DEBUG": "false",
     })
     return env
-
-
-def admin_execute(statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
-        admin.execute(statement)  # type: ignore[arg-type]
-
-
-def database_exists(name: str) -> bool:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
-        return admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
-
-
-@contextlib.contextmanager
-def database_copy(template: str, name: str) -> Iterator[str]:
-    """A copy of `template` (never written to), dropped afterwards. Retries while someone is
-    connected to the template (a copy needs it idle)."""
-    for attempt in range(60):
-        try:
-            admin_execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-            break
-        except Exception as exc:  # noqa: BLE001 - psycopg's "being accessed by other users": wait and retry
-            if "being accessed" not in str(exc) or attempt == 59:
-                raise
-            time.sleep(5)
-    try:
-        yield f"{PG_SERVER}/{name}"
-    finally:
-        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def gunicorn(code_dir: Path, database_url: str, redis_url: str) -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "citecheck_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "4",
-         "--chdir", str(code_dir), "--timeout", "120", "--log-level", "warning"],
-        cwd=code_dir, env=bench_env(database_url, redis_url), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        import requests
-
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            try:
-                requests.get(base + "/admin/login/", timeout=60)
-                break
-            except requests.RequestException:
-                if server.poll() is not None:
-                    raise RuntimeError(f"gunicorn exited: {server.stderr.read().decode()[-2000:] if server.stderr else ''}") from None
-                time.sleep(0.2)
-        yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def logged_in(base: str) -> Any:
@@ -251,62 +189,26 @@ def measure(session: Any, base: str, pages: list[tuple[str, str]], runs: int) ->
     return out
 
 
-def loadavg() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
-
-
-@contextlib.contextmanager
-def own_redis() -> Iterator[str]:
-    if os.environ.get("CITECHECK_BENCH_REDIS"):
-        yield os.environ["CITECHECK_BENCH_REDIS"]
-        return
-    sys.path.insert(0, str(ROOT))
-    from citecheck_site.embedded_redis import start
-
-    with tempfile.TemporaryDirectory(prefix="bench-desk-redis-") as directory:
-        proc, url = start(Path(directory))
-        try:
-            yield url
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-
-
-@contextlib.contextmanager
-def baseline_code(ref: str) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="bench-desk-base-") as directory:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
-            tar.extractall(directory, filter="data")
-        yield Path(directory)
-
-
-def template_for(scale: float) -> str:
-    tag = f"s{scale:g}".replace(".", "_")
-    return os.environ.get(f"CITECHECK_BENCH_TEMPLATE_{tag.upper()}", f"citecheck_bench_tpl_{tag}")
-
-
 def one_scale(scale: float, runs: int, baseline_ref: str | None, redis_url: str) -> dict[str, Any]:
-    template = template_for(scale)
+    template = template_name(scale)
     if not database_exists(template):
         return {"scale": scale, "skipped": f"template database {template} is absent (make it with generate_bench_data --scale {scale:g})"}
-    tag = f"{os.getpid()}_{str(scale).replace('.', '_')}"
+    tag = str(scale).replace(".", "_")
     report: dict[str, Any] = {"scale": scale, "template": template, "load_before": loadavg()}
-    with database_copy(template, f"bench_desk_{tag}") as url:
-        report["data"] = run_child(ROOT, url, "prepare", "--rebuild")
-        queries = run_child(ROOT, url, "queries", "--with-others", *[u for _, u in front_door()])
+    with template_copy(template, f"bench_desk_{tag}") as url:
+        report["data"] = run_child(ROOT, url, redis_url, "prepare", "--rebuild")
+        queries = run_child(ROOT, url, redis_url, "queries", "--with-others", *[u for _, u in front_door()])
         pages = front_door() + [tuple(p) for p in queries["others"]]
         report["queries"] = queries["queries"]
-        with gunicorn(ROOT, url, redis_url) as base:
+        with gunicorn(ROOT, bench_env(url, redis_url)) as port:
+            base = f"http://127.0.0.1:{port}"
             report["pages"] = measure(logged_in(base), base, pages, runs)  # type: ignore[arg-type]
     if baseline_ref:
-        with baseline_code(baseline_ref) as code, database_copy(template, f"bench_desk_base_{tag}") as url:
-            run_child(code, url, "prepare")
-            report["base_queries"] = run_child(code, url, "queries", *[u for _, u in front_door()])["queries"]
-            with gunicorn(code, url, redis_url) as base:
+        with baseline_code(baseline_ref) as code, template_copy(template, f"bench_desk_base_{tag}") as url:
+            run_child(code, url, redis_url, "prepare")
+            report["base_queries"] = run_child(code, url, redis_url, "queries", *[u for _, u in front_door()])["queries"]
+            with gunicorn(code, bench_env(url, redis_url)) as port:
+                base = f"http://127.0.0.1:{port}"
                 report["base_pages"] = measure(logged_in(base), base, front_door(), runs)
     report["load_after"] = loadavg()
     return report
