@@ -10,7 +10,7 @@ checked against a value computed from scratch:
 - every trace line (blocked, newer text, active version) agrees with the database;
 - every "n of m approvals" shown equals what the service enforces.
 
-Bounded in `make test` (CITECHECK_STATEFUL_EXAMPLES, default 8 sequences of up to
+Bounded in `make test` (CITECHECK_STATEFUL_EXAMPLES, default 24 sequences of up to
 CITECHECK_STATEFUL_STEPS=8 steps); `make test-slow` runs 30 sequences of up to 15 steps.
 """
 
@@ -58,7 +58,7 @@ from tests.sources.pageserver import PageServer, page_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-EXAMPLES = int(os.environ.get("CITECHECK_STATEFUL_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("CITECHECK_STATEFUL_EXAMPLES", "24"))
 STEPS = int(os.environ.get("CITECHECK_STATEFUL_STEPS", "8"))
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Price list</title></head><body><main><article>
