@@ -201,7 +201,11 @@ def _freshness_deadlines(records: list[EvidenceRecord], sent: dict[int, PassageV
         for pv in sent.values():
             source = pv.passage.source
             if source.pk in lapsed:
-                deadlines.append(max(source.checks.next_check_at or now, now) + FRESHNESS_CHECK_MARGIN)
+                next_check = source.checks.next_check_at
+                if next_check is None or next_check <= now:
+                    # Overdue or never scheduled: look again one re-check interval on, never every tick.
+                    next_check = now + timedelta(hours=settings.CITECHECK_RECHECK_HOURS.get(source.risk_level, 24.0 * 7))
+                deadlines.append(next_check + FRESHNESS_CHECK_MARGIN)
     return deadlines
 
 
