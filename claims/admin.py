@@ -109,6 +109,12 @@ class AnswerAdmin(ScaledAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # answers arrive through the API
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # An answer and what it rested on are the record the trace and the point-in-time replay read;
+        # the delete page refused anyway (its claims and citations are never deleted by hand), so the
+        # button is not offered.
+        return False
+
     @admin.display(description="Claims pages")
     def claims_pages(self, obj: Answer) -> SafeString:
         total = obj.claims.count()

@@ -148,3 +148,8 @@ def test_answer_view_in_the_admin_shows_state_wording_and_escaped_claims(two_sho
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;" in page
     assert 'rel="noopener noreferrer nofollow"' in page, answer.report
+    # An answer is a record the trace and the replay read: the page offers no Delete, and its delete
+    # page refuses even a superuser (before, the button led to "Not allowed").
+    assert f"/admin/claims/answer/{answer.pk}/delete/" not in page
+    assert client.get(f"/admin/claims/answer/{answer.pk}/delete/").status_code == 403
+    assert "delete_selected" not in client.get("/admin/claims/answer/").content.decode()
