@@ -5,7 +5,10 @@ The audit log page (filters, streamed CSV) is in reviews/admin_audit.py.
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.forms import ModelForm
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -14,10 +17,26 @@ from citecheck_site.admin_scale import ReadOnlyAdmin, ReadOnlyInline, ScaledAdmi
 from reviews.admin_audit import AuditLogAdmin
 from reviews.models import Approval, AuditLog, BlockSwitch, SiteSwitch, TestPair, TestResult, TestRun
 from reviews.queue_admin import queue_admin_register
+from reviews.services.people import person_staff_follow_role
 
 queue_admin_register()
 
 admin.site.register(AuditLog, AuditLogAdmin)
+
+
+class PersonAdmin(UserAdmin):
+    """Django's own user pages keep working, with the People page's rule: a person given a role
+    group here becomes staff, so they can log in (unticked "Staff status" used to leave them
+    locked out, told their password was wrong). The People page is the usual way in."""
+
+    def save_related(self, request: HttpRequest, form: ModelForm, formsets: list[object], change: bool) -> None:  # type: ignore[override]
+        super().save_related(request, form, formsets, change)
+        if person_staff_follow_role(actor=request.user, user_id=form.instance.pk):  # type: ignore[arg-type]
+            messages.info(request, f"{form.instance.get_username()} holds a desk role, so they are now staff and can log in.")
+
+
+admin.site.unregister(User)
+admin.site.register(User, PersonAdmin)
 
 
 @admin.register(TestPair)

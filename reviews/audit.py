@@ -183,6 +183,7 @@ ACTION_LABELS: dict[str, str] = {
     "wording_template_update": "change a wording template",
     "person_add": "add a person",
     "person_role_set": "change a person's role",
+    "person_staff_follow_role": "let a person with a role log in to the desk",
     "person_deactivate": "deactivate a person",
     "person_reactivate": "reactivate a person",
     "person_password_reset": "reset a person's password",

@@ -97,6 +97,23 @@ def person_role_set(*, actor: Actor, user_id: int, role: str) -> User:
     return user
 
 
+def person_staff_follow_role(*, actor: Actor, user_id: int) -> bool:
+    """After a person's groups were changed outside the People page (the Django admin's own user
+    form): a person who holds a role becomes staff, so they can log in to the desk, as the People
+    page does. Nothing else is changed (a person without a role keeps the flag they were given).
+    Returns whether the flag was set."""
+    with transaction.atomic():
+        user = _person(user_id)
+        role = person_role(user)
+        if user.is_staff or not role:
+            return False
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        audit_record(actor=actor, action="person_staff_follow_role", obj=user, from_state="not staff", to_state="staff",
+                     reason=f"holds the {role} role")
+    return True
+
+
 def person_deactivate(*, actor: Actor, user_id: int, reason: str = "") -> User:
     """A deactivated person cannot log in or use tokens; their history stays."""
     _require_superuser(actor=actor, action="person_deactivate")

@@ -129,3 +129,25 @@ def test_audit_filters_offer_what_occurs_in_words(client, superuser, editor):
         page = client.get(reverse("admin:reviews_auditlog_changelist"))
     text = page.content.decode()
     assert "register a source" in text and "add a person" in text
+
+
+def test_a_role_given_in_the_django_user_form_lets_the_person_log_in(client, superuser):
+    """Issue 25: a person put in the Approver group on Django's own user page, with "Staff status"
+    left unticked (its default), could not log in and was told the password was wrong."""
+    client.force_login(superuser)
+    response = client.post(reverse("admin:auth_user_add"), {"username": "cleo", "password1": "a-long-pass-9x", "password2": "a-long-pass-9x",
+                                                             "usable_password": "true"})
+    assert response.status_code == 302, response.content[:500]
+    cleo = User.objects.get(username="cleo")
+    assert not cleo.is_staff
+    approver = cleo.groups.model.objects.get(name="Approver")
+    form = {"username": "cleo", "first_name": "", "last_name": "", "email": "", "is_active": "on", "groups": [approver.pk],
+            "date_joined_0": "2026-12-01", "date_joined_1": "10:00:00", "last_login_0": "", "last_login_1": ""}
+    response = client.post(reverse("admin:auth_user_change", args=[cleo.pk]), form, follow=True)
+    assert response.status_code == 200
+    assert "now staff and can log in" in response.content.decode()
+    cleo.refresh_from_db()
+    assert cleo.is_staff and not cleo.is_superuser
+    entry = AuditLog.objects.get(action="person_staff_follow_role")
+    assert (entry.object_id, entry.to_state, entry.reason) == (str(cleo.pk), "staff", "holds the Approver role")
+    assert can_reach_the_desk(client, "cleo", "a-long-pass-9x")
