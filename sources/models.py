@@ -566,3 +566,21 @@ class LinkStateDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} {self.link_state}: {self.fetches}"
+
+
+class SourceStateCount(models.Model):
+    """Kept: how many sources are in each link state and each evidence status now (`kind` names
+    the field), so /health/ and the overview read a few rows instead of grouping every source.
+    Moved by database triggers on `sources_source` (migration 0013), in the statement that
+    changes a source, whatever wrote it: a service, a bulk `UPDATE … FROM`, the admin, a COPY.
+    `manage.py rebuild_kept_state` recounts them from the sources."""
+
+    kind = models.CharField(max_length=30)
+    state = models.CharField(max_length=30, blank=True)
+    sources = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "state"], name="source_state_count_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.state or '-'}: {self.sources}"
