@@ -546,6 +546,9 @@ class EditorialTask(models.Model):
                 fields=["source", "kind"], condition=Q(status="open"), name="one_open_task_per_kind"
             )
         ]
+        # The review queue pages open tasks oldest first: read in that order and stop at a page,
+        # instead of sorting (and joining to its source) every open task.
+        indexes = [models.Index(fields=["opened_at"], condition=Q(status="open"), name="task_open_opened_idx")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.source}"
