@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 
 
 class VerificationMode(models.TextChoices):
@@ -57,6 +60,8 @@ class Confidence(models.TextChoices):
 # is the rule; this is the partial index's condition under it, so the queue reads only these).
 ANSWER_TROUBLED_STATES = (AnswerState.CONTRADICTED, AnswerState.CONFLICTING, AnswerState.OUTDATED)
 ANSWER_MAY_NEED_A_PERSON = models.Q(state__in=(*ANSWER_TROUBLED_STATES, AnswerState.PENDING)) | models.Q(needs_reverification=True)
+# Pending or waiting for re-verification: needs a person once it has waited past the grace period.
+ANSWER_WAITING = models.Q(state=AnswerState.PENDING) | models.Q(needs_reverification=True)
 
 
 class Answer(models.Model):
@@ -92,6 +97,9 @@ class Answer(models.Model):
                          condition=ANSWER_MAY_NEED_A_PERSON, name="answer_needs_person_idx"),
             # The freshness sweeper reads only the answers with a deadline, soonest first.
             models.Index(fields=["fresh_until"], condition=models.Q(fresh_until__isnull=False), name="answer_fresh_until_idx"),
+            # The answers still within their grace period (waiting, not yet overdue) are read by how
+            # long they have waited: a range of the last few minutes, whatever the number of answers.
+            models.Index(Coalesce("verified_at", "received_at"), condition=ANSWER_WAITING, name="answer_waiting_since_idx"),
         ]
 
     def __str__(self) -> str:
@@ -292,3 +300,24 @@ class VerificationDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day}: {self.verified} of {self.answers}"
+
+
+class AnswerFlaggedHour(models.Model):
+    """Kept: per hour of `Answer.received_at` (hours since the epoch, UTC), how many answers may
+    need a person (`ANSWER_MAY_NEED_A_PERSON`: troubled, pending or waiting for re-verification).
+    The queue's rule adds the time ("pending too long"), so the queue counts these rows and reads
+    only the edges by index: the answers of one hour at each age boundary and those still within
+    their grace period (`reviews.selectors.queue.answers_needing_a_person_counts`). Moved by
+    database triggers on `claims_answer` (migration 0008), in the statement that changes an
+    answer, bulk updates included; `manage.py rebuild_kept_state` recounts them."""
+
+    hour = models.BigIntegerField(unique=True)
+    answers = models.BigIntegerField(default=0)
+
+    @staticmethod
+    def hour_of(at: datetime) -> int:
+        """The key of a moment: whole hours since the epoch (UTC), as the triggers compute it."""
+        return int(at.timestamp()) // 3600
+
+    def __str__(self) -> str:
+        return f"hour {self.hour}: {self.answers}"

@@ -546,6 +546,9 @@ class EditorialTask(models.Model):
                 fields=["source", "kind"], condition=Q(status="open"), name="one_open_task_per_kind"
             )
         ]
+        # The review queue pages open tasks oldest first: read in that order and stop at a page,
+        # instead of sorting (and joining to its source) every open task.
+        indexes = [models.Index(fields=["opened_at"], condition=Q(status="open"), name="task_open_opened_idx")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.source}"
@@ -566,3 +569,21 @@ class LinkStateDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} {self.link_state}: {self.fetches}"
+
+
+class SourceStateCount(models.Model):
+    """Kept: how many sources are in each link state and each evidence status now (`kind` names
+    the field), so /health/ and the overview read a few rows instead of grouping every source.
+    Moved by database triggers on `sources_source` (migration 0013), in the statement that
+    changes a source, whatever wrote it: a service, a bulk `UPDATE … FROM`, the admin, a COPY.
+    `manage.py rebuild_kept_state` recounts them from the sources."""
+
+    kind = models.CharField(max_length=30)
+    state = models.CharField(max_length=30, blank=True)
+    sources = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "state"], name="source_state_count_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.state or '-'}: {self.sources}"

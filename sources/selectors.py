@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models import Case, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.html import escape
@@ -41,6 +41,7 @@ from sources.models import (
     Priority,
     RiskLevel,
     Source,
+    SourceStateCount,
     SourceStatePeriod,
     SourceVersion,
     Stage,
@@ -363,17 +364,18 @@ class LinkHealth:
 
 def link_health_summary(*, days: int = 14) -> LinkHealth:
     """Counts per link state now, per day over `days` days (from the fetch history), and per
-    evidence status — two aggregate queries, whatever the number of sources."""
-
-
-
+    evidence status — two reads of kept rows, whatever the number of sources."""
     # Kept per day as the fetches are recorded (`LinkStateDay`): 14 days are a few dozen rows.
     start = timezone.localtime(timezone.now()).date() - timedelta(days=days - 1)
     per_day: dict[date, dict[str, int]] = {start + timedelta(days=i): {} for i in range(days)}
     for day, state, n in LinkStateDay.objects.filter(day__gte=start, day__lt=start + timedelta(days=days)).values_list("day", "link_state", "fetches"):
         per_day[day][state] = n
-    now_counts = dict(Source.objects.exclude(link_state="").values_list("link_state").annotate(n=Count("id")).values_list("link_state", "n"))
-    evidence = dict(Source.objects.values_list("evidence_status").annotate(n=Count("id")).values_list("evidence_status", "n"))
+    # Kept per (field, state) by triggers on the sources table (`SourceStateCount`): a few rows.
+    kept: dict[str, dict[str, int]] = {"link_state": {}, "evidence_status": {}}
+    for kind, state, n in SourceStateCount.objects.filter(sources__gt=0).values_list("kind", "state", "sources"):
+        kept.setdefault(kind, {})[state] = n
+    now_counts = {state: n for state, n in kept["link_state"].items() if state}
+    evidence = kept["evidence_status"]
     states = [s for s in LinkState.values if s in now_counts or any(s in d for d in per_day.values())]
     return LinkHealth(
         states=states,

@@ -8,14 +8,33 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.db import connection
 from django.test import override_settings
 from playwright.sync_api import sync_playwright
 from redis.exceptions import RedisError
 
+from claims.services.kept import flagged_hours_rebuild
 from dispatch.models import WorkRequest, WorkStatus
 from dispatch.queues import make_worker, redis_connection
 from dispatch.services import outbox_relay
 from reviews.roles import roles_sync
+from sources.services.kept import state_counts_rebuild
+
+
+@pytest.fixture(autouse=True)
+def _kept_counts_after_flush(request: pytest.FixtureRequest) -> None:
+    """SQLite's flush between transactional tests empties the tables with DELETE, in any order:
+    when it empties the kept counts before the sources or answers, their delete triggers leave
+    negative counts behind (PostgreSQL truncates, which fires no row triggers). Recount them
+    before each test that uses the database, as a fresh database would have them."""
+    uses_db = {"db", "transactional_db", "django_db_reset_sequences"} & set(request.fixturenames) or request.node.get_closest_marker("django_db")
+    if not uses_db or connection.vendor != "sqlite":
+        return
+    request.getfixturevalue("django_db_setup")
+    with request.getfixturevalue("django_db_blocker").unblock():
+        state_counts_rebuild()
+        flagged_hours_rebuild()
+
 
 REDIS_HINT = "no Redis: run the suite with `make test` (it starts an embedded Redis) or set REDIS_URL"
 

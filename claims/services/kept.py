@@ -1,6 +1,7 @@
 """The kept verification history behind the overview's rate chart: `VerificationDay` rows moved
-in the transaction that verifies an answer (see `sources.services.kept` for the queue's kept
-state and the rebuild)."""
+in the transaction that verifies an answer; and the kept counts of answers that may need a person
+per hour (`AnswerFlaggedHour`, moved by database triggers). See `sources.services.kept` for the
+queue's kept state and the rebuild."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from claims.models import Answer, AnswerState, VerificationDay
+from claims.models import ANSWER_MAY_NEED_A_PERSON, Answer, AnswerFlaggedHour, AnswerState, VerificationDay
 
 VERIFIED_STATES = (AnswerState.SUPPORTED, AnswerState.PARTLY_SUPPORTED)
 
@@ -57,15 +58,38 @@ def _recounted() -> dict[date, tuple[int, int]]:
     return {row["day"]: (row["total"], row["verified"]) for row in rows}
 
 
+def _flagged_hours_recounted() -> dict[int, int]:
+    hours: Counter[int] = Counter()
+    for at in Answer.objects.filter(ANSWER_MAY_NEED_A_PERSON).values_list("received_at", flat=True).iterator(chunk_size=5000):
+        hours[AnswerFlaggedHour.hour_of(at)] += 1
+    return dict(hours)
+
+
 def verification_kept_differences() -> list[tuple[str, str, object, object]]:
-    """(what, key, kept, recounted) for every day whose kept counts differ from a recount."""
+    """(what, key, kept, recounted) for every day whose kept counts differ from a recount, and for
+    every hour whose kept count of answers that may need a person differs."""
     recounted = _recounted()
     kept = {day: (n, v) for day, n, v in VerificationDay.objects.values_list("day", "answers", "verified")}
-    return [("VerificationDay", str(day), kept.get(day, (0, 0)), recounted.get(day, (0, 0)))
-            for day in sorted(set(recounted) | set(kept)) if kept.get(day, (0, 0)) != recounted.get(day, (0, 0))]
+    found: list[tuple[str, str, object, object]] = [
+        ("VerificationDay", str(day), kept.get(day, (0, 0)), recounted.get(day, (0, 0)))
+        for day in sorted(set(recounted) | set(kept)) if kept.get(day, (0, 0)) != recounted.get(day, (0, 0))]
+    hours = _flagged_hours_recounted()
+    kept_hours = dict(AnswerFlaggedHour.objects.values_list("hour", "answers"))
+    found += [("AnswerFlaggedHour", str(hour), kept_hours.get(hour, 0), hours.get(hour, 0))
+              for hour in sorted(set(hours) | set(kept_hours)) if kept_hours.get(hour, 0) != hours.get(hour, 0)]
+    return found
 
 
 def verification_kept_rebuild() -> None:
     with transaction.atomic():
         VerificationDay.objects.all().delete()
         VerificationDay.objects.bulk_create([VerificationDay(day=day, answers=n, verified=v) for day, (n, v) in sorted(_recounted().items())])
+        flagged_hours_rebuild()
+
+
+def flagged_hours_rebuild() -> None:
+    """Write the kept hours of answers that may need a person from a recount."""
+    with transaction.atomic():
+        AnswerFlaggedHour.objects.all().delete()
+        AnswerFlaggedHour.objects.bulk_create([AnswerFlaggedHour(hour=hour, answers=n) for hour, n in sorted(_flagged_hours_recounted().items())],
+                                              batch_size=1000)

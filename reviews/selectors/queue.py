@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -18,7 +18,9 @@ from django.utils import timezone
 from claims.models import (
     ANSWER_MAY_NEED_A_PERSON,
     ANSWER_TROUBLED_STATES,
+    ANSWER_WAITING,
     Answer,
+    AnswerFlaggedHour,
     AnswerState,
     CircuitState,
     JudgeEndpoint,
@@ -272,6 +274,59 @@ def answers_needing_a_person(*, now: datetime | None = None) -> QuerySet[Answer]
     )
 
 
+def _answers_within_grace(*, now: datetime) -> QuerySet[Answer]:
+    """The answers that may need a person (`AnswerFlaggedHour` counts them) but do not yet:
+    pending or waiting for re-verification, not troubled, and not past the grace period. Read by
+    `answer_waiting_since_idx`: a range of the last few minutes, whatever the number of answers."""
+    return (Answer.objects.alias(pending_since=Coalesce("verified_at", "received_at")).filter(ANSWER_WAITING)
+            .exclude(state__in=TROUBLED_STATES).filter(pending_since__gte=now - pending_grace()))
+
+
+Scalar = tuple[str, list[Any]]  # the SQL of one number, and its parameters
+
+
+def _count_sql(qs: QuerySet[Any]) -> Scalar:
+    sql, params = _sql(qs.order_by().values("pk"))
+    return f"(SELECT COUNT(*) FROM ({sql}) AS counted)", params
+
+
+def _kept_sum_sql(qs: QuerySet[AnswerFlaggedHour]) -> Scalar:
+    sql, params = _sql(qs.order_by().values("answers"))
+    return f"(SELECT COALESCE(SUM(kept.answers), 0) FROM ({sql}) AS kept)", params
+
+
+def _plus(*terms: tuple[int, Scalar]) -> Scalar:
+    sql = " ".join(f"{'+' if sign > 0 else '-'} {term}" for sign, (term, _) in terms)
+    return f"(0 {sql})", [p for _, (_, params) in terms for p in params]
+
+
+def _answers_received_since_sql(since: datetime, *, now: datetime) -> Scalar:
+    """How many answers `answers_needing_a_person(now=now)` lists that were received at or after
+    `since`: the kept hours after the one `since` falls in, plus that hour's part read by the
+    partial index, minus the later ones still within their grace period."""
+    edge = datetime.fromtimestamp((AnswerFlaggedHour.hour_of(since) + 1) * 3600, tz=UTC)
+    return _plus(
+        (1, _kept_sum_sql(AnswerFlaggedHour.objects.filter(hour__gt=AnswerFlaggedHour.hour_of(since)))),
+        (1, _count_sql(answers_needing_a_person(now=now).filter(received_at__gte=since, received_at__lt=edge))),
+        (-1, _count_sql(_answers_within_grace(now=now).filter(received_at__gte=edge))),
+    )
+
+
+def answers_needing_a_person_count_sql(*, now: datetime) -> Scalar:
+    """The SQL of `answers_needing_a_person(now=now).count()` from the kept hours: all of them,
+    minus the answers still within their grace period (the rule's only time-dependent part)."""
+    return _plus((1, _kept_sum_sql(AnswerFlaggedHour.objects.all())), (-1, _count_sql(_answers_within_grace(now=now))))
+
+
+def answers_needing_a_person_ages_sql(*, now: datetime) -> tuple[Scalar, Scalar, Scalar]:
+    """The SQL of how many answers the rule lists were received under a day ago, 1 to 7 days
+    ago and longer ago (the overview's ages), from the kept hours and two hours' edges."""
+    day = _answers_received_since_sql(now - timedelta(days=1), now=now)
+    week = _answers_received_since_sql(now - timedelta(days=7), now=now)
+    total = answers_needing_a_person_count_sql(now=now)
+    return day, _plus((1, week), (-1, day)), _plus((1, total), (-1, week))
+
+
 def _answers_qs(filters: QueueFilters) -> QuerySet[Answer]:
     qs = answers_needing_a_person()
     if filters.language:
@@ -421,10 +476,11 @@ def _sql(qs: QuerySet[Any]) -> tuple[str, list[Any]]:
     return sql, list(params)
 
 
-def queue_counts(querysets: list[QuerySet[Any]]) -> list[int]:
-    """How many rows each queryset has, in one query (a COUNT per part, side by side)."""
-    parts = [_sql(qs.order_by().values("pk")) for qs in querysets]
-    rows = _one_query(parts, lambda n, sql: f"(SELECT COUNT(*) FROM ({sql}) AS part{n})", union=False)
+def queue_counts(parts: list[QuerySet[Any] | Scalar]) -> list[int]:
+    """How many rows each queryset has (or what each scalar's SQL says), in one query (a COUNT
+    per part, side by side)."""
+    sqls = [part if isinstance(part, tuple) else _count_sql(part) for part in parts]
+    rows = _one_query(sqls, lambda n, sql: sql, union=False)
     return [int(n) for n in rows[0]] if rows else []
 
 
@@ -434,14 +490,19 @@ def queue_ages(*, now: datetime | None = None) -> list[tuple[str, str, tuple[int
     now = now or timezone.now()
     day, week = now - timedelta(days=1), now - timedelta(days=7)
     rows = _rows()
-    parts = []
-    for row in rows:
+    parts: list[tuple[str, list[Any]]] = []
+    for n, row in enumerate(rows):
+        if row.category == QueueCategory.ANSWER:
+            # Kept per hour (the rule's time-dependent edges read by index): not a scan of every flagged answer.
+            for age, (sql, params) in enumerate(answers_needing_a_person_ages_sql(now=now)):
+                parts.append((f"SELECT {n}, {age}, {sql}", params))
+            continue
         since = row.since
         bucket = Case(When(**{f"{since}__gte": day}, then=Value(0)), When(**{f"{since}__gte": week}, then=Value(1)), default=Value(2),
                       output_field=models.IntegerField())
-        parts.append(_sql(row.make_qs(QueueFilters()).order_by().values(age_bucket=bucket)))
-    found = _one_query(parts, lambda n, sql: f"SELECT {n}, part{n}.age_bucket, COUNT(*) FROM ({sql}) AS part{n} GROUP BY part{n}.age_bucket",
-                       union=True)
+        sql, params = _sql(row.make_qs(QueueFilters()).order_by().values(age_bucket=bucket))
+        parts.append((f"SELECT {n}, part{n}.age_bucket, COUNT(*) FROM ({sql}) AS part{n} GROUP BY part{n}.age_bucket", params))
+    found = _one_query(parts, lambda n, sql: sql, union=True)
     ages: dict[str, list[int]] = {row.category: [0, 0, 0] for row in rows}
     for n, bucket, count in found:
         ages[rows[int(n)].category][int(bucket)] += int(count)
@@ -465,6 +526,7 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY, lim
     items: list[QueueItem] = []
     counts: dict[str, int] = {c: 0 for c in QueueCategory.values}
     rows = _rows()
+    now = timezone.now()
     parts: list[tuple[Row, QuerySet[Any]]] = []
     for row in rows:
         if filters.source_only and row.sourceless:
@@ -477,7 +539,9 @@ def review_queue(*, filters: QueueFilters, per_category: int = PER_CATEGORY, lim
             qs = qs.filter(pk__in=ids)
         parts.append((row, qs))
     # Every part's count in one round trip; then a page of rows from the parts shown.
-    sizes = queue_counts([qs for _, qs in parts])
+    # The answers' count, unfiltered, comes from the kept hours (not a scan of every flagged answer).
+    kept_answers = answers_needing_a_person_count_sql(now=now) if not filters.language and assigned is None else None
+    sizes = queue_counts([kept_answers if kept_answers and row.category == QueueCategory.ANSWER else qs for row, qs in parts])
     for (row, qs), n in zip(parts, sizes, strict=True):
         counts[row.category] += n
         if n and (not filters.category or filters.category == row.category):

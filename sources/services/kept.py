@@ -5,6 +5,8 @@ index instead of recounting the whole backlog on every view.
 - `SourceVersion.queue_kind` ("approval", "failed_pairs" or ""): `versions_waiting`'s answer.
 - `Source.queue_page_changed`: `pages_changed_waiting`'s answer.
 - `LinkStateDay`: fetch results per day and link state.
+- `SourceStateCount`: sources per link state and per evidence status now (moved by database
+  triggers, so no write path can forget it; see the model).
 
 Every service that moves a version, a test run, an approval, a fetch, a block or a domain policy
 calls `queue_state_refresh` for the sources it touched, inside its transaction. The rules stay in
@@ -27,8 +29,10 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from claims.services.kept import verification_kept_differences, verification_kept_rebuild
-from sources.models import FetchResult, LinkStateDay, Source, SourceVersion
+from sources.models import FetchResult, LinkStateDay, Source, SourceStateCount, SourceVersion
 from sources.selectors import VERSION_QUEUE_KIND, latest_test_run, pages_changed_waiting, version_queue_kinds, versions_waiting
+
+STATE_COUNT_KINDS = ("link_state", "evidence_status")  # the fields `SourceStateCount` counts
 
 
 def queue_state_refresh(*, source_ids: Iterable[int]) -> None:
@@ -140,7 +144,24 @@ def source_kept_differences() -> list[KeptDifference]:
     for key in sorted(set(days) | set(kept_days)):
         if days.get(key, 0) != kept_days.get(key, 0):
             found.append(KeptDifference("LinkStateDay", f"{key[0]} {key[1]}", kept_days.get(key, 0), days.get(key, 0)))
+    counts = _state_counts_recounted()
+    kept_counts = _state_counts_kept()
+    for kind, state in sorted(set(counts) | set(kept_counts)):
+        if counts.get((kind, state), 0) != kept_counts.get((kind, state), 0):
+            found.append(KeptDifference("SourceStateCount", f"{kind} {state or '-'}", kept_counts.get((kind, state), 0), counts.get((kind, state), 0)))
     return found
+
+
+def _state_counts_recounted() -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for kind in STATE_COUNT_KINDS:
+        for state, n in Source.objects.values_list(kind).annotate(n=Count("pk")).values_list(kind, "n").order_by():
+            counts[(kind, state)] = n
+    return counts
+
+
+def _state_counts_kept() -> dict[tuple[str, str], int]:
+    return {(kind, state): n for kind, state, n in SourceStateCount.objects.values_list("kind", "state", "sources") if n}
 
 
 def _link_state_days_recounted() -> dict[tuple[date, str], int]:
@@ -158,6 +179,15 @@ def source_kept_rebuild() -> None:
             [LinkStateDay(day=day, link_state=state, fetches=n) for (day, state), n in sorted(_link_state_days_recounted().items())],
             batch_size=1000,
         )
+        state_counts_rebuild()
+
+
+def state_counts_rebuild() -> None:
+    """Write the kept counts of sources per link state and evidence status from a recount."""
+    with transaction.atomic():
+        SourceStateCount.objects.all().delete()
+        SourceStateCount.objects.bulk_create(
+            [SourceStateCount(kind=kind, state=state, sources=n) for (kind, state), n in sorted(_state_counts_recounted().items())])
 
 
 def kept_state_differences() -> list[KeptDifference]:

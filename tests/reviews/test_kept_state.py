@@ -14,14 +14,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from claims.models import VerificationDay
+from claims.models import AnswerFlaggedHour, VerificationDay
 from claims.services import answer_submit
 from reviews import testpairs
 from reviews.models import TestResult
 from reviews.selectors.overview import verification_rate_by_day
 from reviews.selectors.queue import QueueCategory, QueueFilters, review_queue
 from reviews.services import block_apply, block_lift
-from sources.models import LinkStateDay, PassageVersion, Source, SourceVersion
+from sources.models import LinkStateDay, PassageVersion, Source, SourceStateCount, SourceVersion
 from sources.selectors import link_health_summary
 from sources.services import activation, source_refetch, source_register, source_update, version_activate
 from sources.services.activation import version_request_changes
@@ -145,9 +145,12 @@ def test_the_rebuild_command_reports_every_difference_and_repairs_it(site, edito
     Source.objects.filter(pk=source.pk).update(queue_page_changed=True)
     LinkStateDay.objects.update(fetches=0)
     VerificationDay.objects.create(day="2020-01-01", answers=3, verified=1)
+    SourceStateCount.objects.filter(kind="link_state", state="ok").update(sources=7)
+    AnswerFlaggedHour.objects.create(hour=400_000, answers=2)
     assert _queue(QueueCategory.APPROVAL) == set(), "the queue reads the kept state"
+    assert {s: n for s, _, n in link_health_summary(days=14).now}["ok"] == 7, "/health/ reads the kept counts"
 
-    with pytest.raises(CommandError, match="4 difference"):
+    with pytest.raises(CommandError, match="6 difference"):
         _check_command()
     out = io.StringIO()
     call_command("rebuild_kept_state", stdout=out)
@@ -155,6 +158,8 @@ def test_the_rebuild_command_reports_every_difference_and_repairs_it(site, edito
     assert f"SourceVersion.queue_kind {waiting.pk}: kept '', recounted 'approval'" in report
     assert f"Source.queue_page_changed {source.pk}: kept True, recounted False" in report
     assert "LinkStateDay" in report and "VerificationDay 2020-01-01" in report
-    assert "4 difference(s) fixed" in report
+    assert "SourceStateCount link_state ok: kept 7, recounted 1" in report and "AnswerFlaggedHour 400000: kept 2, recounted 0" in report
+    assert "6 difference(s) fixed" in report
+    assert {s: n for s, _, n in link_health_summary(days=14).now} == {"ok": 1}
     assert "equals a fresh recount" in _check_command()
     assert _queue(QueueCategory.APPROVAL) == {waiting.pk}

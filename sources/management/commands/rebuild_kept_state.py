@@ -11,7 +11,8 @@ SHOWN = 50
 
 class Command(BaseCommand):
     help = ("Recount the kept state behind the review queue, the overview and /health/ (versions and changed pages waiting "
-            "for a person, link states and verifications per day) from scratch, report every difference, and write the "
+            "for a person, link states and verifications per day, sources per link state and evidence status, answers that "
+            "may need a person per hour) from scratch, report every difference, and write the "
             "recount. With --check, only report (exit status 1 when anything differs).")
 
     def add_arguments(self, parser: CommandParser) -> None:
