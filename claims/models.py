@@ -309,10 +309,21 @@ class AnswerFlaggedHour(models.Model):
     only the edges by index: the answers of one hour at each age boundary and those still within
     their grace period (`reviews.selectors.queue.answers_needing_a_person_counts`). Moved by
     database triggers on `claims_answer` (migration 0008), in the statement that changes an
-    answer, bulk updates included; `manage.py rebuild_kept_state` recounts them."""
+    answer, bulk updates included; `manage.py rebuild_kept_state` recounts them.
 
-    hour = models.BigIntegerField(unique=True)
+    An hour's count is spread over up to `SLOTS` rows (on PostgreSQL the slot is the writing
+    session's process id modulo `SLOTS`; SQLite has one writer and uses slot 0): every new answer
+    is pending, so without slots concurrent `POST /answers` would all wait for one row's lock
+    until their commits. Readers sum an hour's slots."""
+
+    SLOTS = 8
+
+    hour = models.BigIntegerField()
+    slot = models.SmallIntegerField(default=0)
     answers = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hour", "slot"], name="answerflaggedhour_hour_slot_unique")]
 
     @staticmethod
     def hour_of(at: datetime) -> int:
@@ -320,4 +331,4 @@ class AnswerFlaggedHour(models.Model):
         return int(at.timestamp()) // 3600
 
     def __str__(self) -> str:
-        return f"hour {self.hour}: {self.answers}"
+        return f"hour {self.hour} (slot {self.slot}): {self.answers}"

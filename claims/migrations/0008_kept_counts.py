@@ -8,29 +8,32 @@ from django.db import migrations, models
 # re-verification) per hour of `received_at` (hours since the epoch, UTC), moved by triggers so
 # that every write path keeps them, the bulk re-verification flags included. PostgreSQL: one
 # statement-level trigger per event over the transition tables, adding the statement's net change
-# per hour in key order (a fixed lock order between writers). SQLite: row triggers.
+# per hour in key order (a fixed lock order between writers), into the slot of the writing session
+# (`pg_backend_pid() % 8`: concurrent submissions do not queue on one hour's row). SQLite: row
+# triggers, slot 0 (one writer at a time).
 FLAGGED = "({t}.state IN ('contradicted', 'conflicting', 'outdated', 'pending') OR {t}.needs_reverification)"
 PG_HOUR = "floor(extract(epoch FROM {t}.received_at) / 3600)::bigint"
+PG_SLOT = "(pg_backend_pid() % 8)::smallint"  # AnswerFlaggedHour.SLOTS
 PG_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION citecheck_answer_flagged_hour() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO claims_answerflaggedhour (hour, answers)
-        SELECT {PG_HOUR.format(t='n')}, COUNT(*) FROM new_rows n WHERE {FLAGGED.format(t='n')}
+        INSERT INTO claims_answerflaggedhour (hour, slot, answers)
+        SELECT {PG_HOUR.format(t='n')}, {PG_SLOT}, COUNT(*) FROM new_rows n WHERE {FLAGGED.format(t='n')}
         GROUP BY 1 ORDER BY 1
-        ON CONFLICT (hour) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
+        ON CONFLICT (hour, slot) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
     ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO claims_answerflaggedhour (hour, answers)
-        SELECT {PG_HOUR.format(t='o')}, -COUNT(*) FROM old_rows o WHERE {FLAGGED.format(t='o')}
+        INSERT INTO claims_answerflaggedhour (hour, slot, answers)
+        SELECT {PG_HOUR.format(t='o')}, {PG_SLOT}, -COUNT(*) FROM old_rows o WHERE {FLAGGED.format(t='o')}
         GROUP BY 1 ORDER BY 1
-        ON CONFLICT (hour) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
+        ON CONFLICT (hour, slot) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
     ELSE
-        INSERT INTO claims_answerflaggedhour (hour, answers)
-        SELECT hour, SUM(d) FROM (
+        INSERT INTO claims_answerflaggedhour (hour, slot, answers)
+        SELECT hour, {PG_SLOT}, SUM(d) FROM (
             SELECT {PG_HOUR.format(t='n')} AS hour, 1 AS d FROM new_rows n WHERE {FLAGGED.format(t='n')}
             UNION ALL SELECT {PG_HOUR.format(t='o')}, -1 FROM old_rows o WHERE {FLAGGED.format(t='o')}
         ) AS moved GROUP BY hour HAVING SUM(d) <> 0 ORDER BY hour
-        ON CONFLICT (hour) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
+        ON CONFLICT (hour, slot) DO UPDATE SET answers = claims_answerflaggedhour.answers + excluded.answers;
     END IF;
     RETURN NULL;
 END $$;
@@ -51,8 +54,8 @@ SQLITE_HOUR = "CAST(strftime('%s', {t}.received_at) AS INTEGER) / 3600"
 
 
 def _sqlite_add(row: str, sign: int) -> str:
-    return (f"INSERT INTO claims_answerflaggedhour (hour, answers) VALUES ({SQLITE_HOUR.format(t=row)}, {sign}) "
-            f"ON CONFLICT (hour) DO UPDATE SET answers = answers + ({sign});")
+    return (f"INSERT INTO claims_answerflaggedhour (hour, slot, answers) VALUES ({SQLITE_HOUR.format(t=row)}, 0, {sign}) "
+            f"ON CONFLICT (hour, slot) DO UPDATE SET answers = answers + ({sign});")
 
 
 SQLITE_TRIGGERS = [
@@ -79,7 +82,7 @@ def triggers_create(apps, schema_editor) -> None:
             schema_editor.execute(sql, None)
     hour = (PG_HOUR if pg else SQLITE_HOUR).format(t="a")
     schema_editor.execute("DELETE FROM claims_answerflaggedhour", None)
-    schema_editor.execute(f"INSERT INTO claims_answerflaggedhour (hour, answers) SELECT {hour}, COUNT(*) FROM claims_answer a "
+    schema_editor.execute(f"INSERT INTO claims_answerflaggedhour (hour, slot, answers) SELECT {hour}, 0, COUNT(*) FROM claims_answer a "
                           f"WHERE {FLAGGED.format(t='a')} GROUP BY 1", None)
 
 
@@ -104,9 +107,13 @@ class Migration(migrations.Migration):
             name='AnswerFlaggedHour',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hour', models.BigIntegerField(unique=True)),
+                ('hour', models.BigIntegerField()),
+                ('slot', models.SmallIntegerField(default=0)),
                 ('answers', models.BigIntegerField(default=0)),
             ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('hour', 'slot'), name='answerflaggedhour_hour_slot_unique')],
+            },
         ),
         migrations.AddIndex(
             model_name='answer',

@@ -10,7 +10,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -74,7 +74,7 @@ def verification_kept_differences() -> list[tuple[str, str, object, object]]:
         ("VerificationDay", str(day), kept.get(day, (0, 0)), recounted.get(day, (0, 0)))
         for day in sorted(set(recounted) | set(kept)) if kept.get(day, (0, 0)) != recounted.get(day, (0, 0))]
     hours = _flagged_hours_recounted()
-    kept_hours = dict(AnswerFlaggedHour.objects.values_list("hour", "answers"))
+    kept_hours = dict(AnswerFlaggedHour.objects.values_list("hour").annotate(n=Sum("answers")).values_list("hour", "n").order_by())
     found += [("AnswerFlaggedHour", str(hour), kept_hours.get(hour, 0), hours.get(hour, 0))
               for hour in sorted(set(hours) | set(kept_hours)) if kept_hours.get(hour, 0) != hours.get(hour, 0)]
     return found
