@@ -347,9 +347,39 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]
+# The ways a service is done (index CHANNEL_GROUP): "apply online" is not "apply in person". A statement
+# is contradicted by another way only where the passage makes that way exclusive ("only in person",
+# "must be booked online"). Polish and Lithuanian ways reach these words through SYNONYMS (_CHANNEL_WORDS).
+CONTRAST_GROUPS.append({"online", "person", "phone", "telephone", "post", "email", "e-mail"})
+CHANNEL_GROUP = len(CONTRAST_GROUPS) - 1
+# Words that make what their sentence allows the only way ("can only be applied for in person").
+ONLY_WORDS: dict[str, set[str]] = {
+    EN: {"only", "exclusively", "solely"},
+    PL: {"tylko", "wylacznie", "jedynie"},
+    LT: {"tik", "tiktai", "vien", "isimtinai"},
+}
+# Words that order two events ("refunds are issued after we receive the parcel"); each pair's words are
+# each other's opposite. Before a number they are a quantity's bound, which the quantities compare.
+ORDER_WORDS: dict[str, dict[str, str]] = {
+    EN: {"before": "after", "after": "before"},
+    PL: {"przed": "po", "po": "przed"},
+    LT: {"pries": "po", "po": "pries"},
+}
+
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
 EXCLUSIVE_ROLE_GROUPS = (7,)
+
+_CHANNEL_WORDS: dict[str, dict[str, str]] = {
+    EN: {"internet": "online"},
+    PL: {"internet": "online", "internecie": "online", "internetu": "online", "internetowo": "online",
+         "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
+         "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
+         "pocztowo": "post"},
+    LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
+         "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
+         "telefonu": "phone", "pastu": "post"},
+}
 
 # Words treated as one meaning (folded raw words -> canonical raw word, stemmed afterwards).
 SYNONYMS: dict[str, dict[str, str]] = {
@@ -395,6 +425,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
     },
 }
+
+for _lang, _channels in _CHANNEL_WORDS.items():
+    SYNONYMS[_lang].update(_channels)
 
 # Words a quantity's dimension already says: "costs" adds nothing to "€5", "takes" nothing
 # to "3 days". Raw words; stemmed by the judge.

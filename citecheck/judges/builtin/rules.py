@@ -215,6 +215,62 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
     return None
 
 
+def _sentence_words(passage: str, page: _Analysis, sentence: int, lang: str) -> list[str]:
+    start, end = page.sentences[sentence]
+    return [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+
+
+def _channel_excluded(claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that something is done one way ("apply online") where the passage makes another way the only
+    one for it ("can only be applied for in person", "must be booked online", "wyłącznie w sklepie
+    stacjonarnym"): contradicted by that sentence. A way the passage merely names is not exclusive."""
+    channels = _GROUPS[lang][lx.CHANNEL_GROUP]
+    mine = claim_words & channels
+    rest = claim_words - channels
+    if not mine or not rest:
+        return None
+    only = lx.ONLY_WORDS[lang]
+    def about(segment: Segment) -> bool:
+        return len(rest & (segment.key | page.topic)) / len(rest) >= 0.75
+    if any(segment.key & mine and len(rest & segment.key) / len(rest) >= 0.75 for segment in page.segments):
+        return None  # the passage names the claim's way for it too
+    for segment in page.segments:
+        theirs = segment.key & channels
+        if not theirs or not about(segment):
+            continue
+        if segment.polarity.modal == "obligatory" or only & set(_sentence_words(passage, page, segment.sentence, lang)):
+            return _Fact(CONTRADICTED, "the passage allows only another way for this", segment.sentence)
+    return None
+
+
+def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+    """"Refunds are issued before we receive the parcel" against "... after we receive the parcel": the
+    sentence that states the claim's words orders the events the other way."""
+    order = lx.ORDER_WORDS[lang]
+    lowered = claim.lower()
+    if not any(word in lowered for word in order):
+        return None  # the cheap test first: most claims order nothing
+    toks = _tokenize(claim, lang)
+    said = {t.text for k, t in enumerate(toks) if t.kind == W and t.text in order
+            and not (k + 1 < len(toks) and toks[k + 1].kind != W)}
+    if len(said) != 1 or not claim_words:
+        return None
+    word = next(iter(said))
+    by_sentence: dict[int, set[str]] = {}
+    for segment in page.segments:
+        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    for sentence, words in by_sentence.items():
+        if len(claim_words & words) / len(claim_words) < 0.75:
+            continue
+        sentence_toks = _tokenize(passage[page.sentences[sentence][0] : page.sentences[sentence][1]], lang)
+        stated = {t.text for k, t in enumerate(sentence_toks) if t.kind == W and t.text in order
+                  and not (k + 1 < len(sentence_toks) and sentence_toks[k + 1].kind != W)}
+        if order[word] in stated and word not in stated:
+            return _Fact(CONTRADICTED, f"the passage orders this the other way ('{order[word]}', not '{word}')",
+                         sentence)
+    return None
+
+
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
     if q.dim == "date":
         return ("date", repr(q.date), 0.0, 0.0, q.bound or "")
@@ -285,6 +341,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     excepted = _exception_named(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
+    for fact in (_channel_excluded(claim_words, passage, page, lang),
+                 _order_reversed(claim, claim_words, passage, page, lang)):
+        if fact is not None:
+            facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]
     supported = [f for f in facts if f.outcome == SUPPORTED]
     if contradicted:

@@ -11,6 +11,7 @@ import pytest
 
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
+from citecheck.judges.builtin.words import _stem
 
 JUDGE = BuiltinJudge()
 
@@ -165,3 +166,49 @@ def test_something_the_page_does_not_say_is_not_supported() -> None:
 )
 def test_a_claim_about_the_exception_is_contradicted(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- inflection, the only way, the order of events, "can only" = "must" ----------------------------
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("pl", ("kurtki", "kurtek", "kurtka")),
+    ("pl", ("wniosek", "wniosku")),
+    ("lt", ("nuoma", "nuomos", "nuomojamas")),
+    ("lt", ("dviratis", "dviraciu", "dviracio")),
+    ("lt", ("uzsisakyti", "uzsakyti")),
+])
+def test_inflected_forms_share_a_stem(lang: str, forms: tuple[str, ...]) -> None:
+    assert len({_stem(form, lang) for form in forms}) == 1
+
+
+LIBRARY_EN = "Library cards can only be renewed in person at the front desk. Fines can be paid online."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Library cards can be renewed online.", LIBRARY_EN, "contradicted"),
+    ("Fines can be paid online.", LIBRARY_EN, "supported"),
+    ("Paszport można odebrać przez internet.",
+     "Paszport można odebrać wyłącznie osobiście w urzędzie. Wniosek można złożyć przez internet.", "contradicted"),
+    ("Wniosek można złożyć przez internet.",
+     "Paszport można odebrać wyłącznie osobiście w urzędzie. Wniosek można złożyć przez internet.", "supported"),
+    ("Leidimą galima gauti internetu.", "Leidimą galima gauti tik atvykus į seniūniją.", "contradicted"),
+])
+def test_a_way_the_passage_makes_the_only_one_excludes_the_others(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_a_way_merely_named_does_not_exclude_another() -> None:
+    passage = "Library cards can be renewed in person at the front desk. Fines can be paid online."
+    assert status("Library cards can be renewed online.", passage) == "unsupported"
+
+
+def test_events_ordered_the_other_way_are_contradicted() -> None:
+    passage = "Vouchers are sent after the payment is confirmed."
+    assert status("Vouchers are sent before the payment is confirmed.", passage) == "contradicted"
+    assert status("Vouchers are sent after the payment is confirmed.", passage) == "supported"
+
+
+def test_can_only_is_as_good_as_must_but_can_is_not() -> None:
+    claim = "Tickets must be bought at the box office."
+    assert status(claim, "Tickets can only be bought at the box office.") == "supported"
+    assert status(claim, "Tickets can be bought at the box office.") != "supported"
