@@ -259,6 +259,15 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
 }
 
+# The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
+# being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
+DENIED_CONTENT: dict[str, dict[str, str]] = {
+    EN: {"closed": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+    PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
+         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
+    LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
+}
+
 # --- a claim without conditions against a passage with one --------------------------------------
 # "Tenants are always charged" against "charged only if the damage was deliberate": the claim drops the
 # condition the passage sets, so the passage contradicts it.
@@ -297,7 +306,7 @@ STOPWORDS: dict[str, set[str]] = {
         byl byla bylo beda bedzie to ten ta te tego tej tych tym ktory ktora ktore ktorych jak
         jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
-        kazda kazde wszystkie wszystkich ok okolo r wynosi""".split()
+        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -330,6 +339,8 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"weekday", "weekdays", "weekend", "weekends", "saturday", "saturdays", "sunday", "sundays",
      "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
      "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto",
+     "poniedzialek", "poniedzialki", "wtorek", "wtorki", "sroda", "srody", "czwartek", "czwartki", "piatek",
+     "piatki", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
@@ -352,6 +363,7 @@ CONTRAST_GROUPS: list[set[str]] = [
 # "must be booked online"). Polish and Lithuanian ways reach these words through SYNONYMS (_CHANNEL_WORDS).
 CONTRAST_GROUPS.append({"online", "person", "phone", "telephone", "post", "email", "e-mail"})
 CHANNEL_GROUP = len(CONTRAST_GROUPS) - 1
+WEEKDAY_GROUP = 3  # "on Tuesdays only" excludes Fridays as "only in person" excludes online
 # Words that make what their sentence allows the only way ("can only be applied for in person").
 ONLY_WORDS: dict[str, set[str]] = {
     EN: {"only", "exclusively", "solely"},

@@ -59,6 +59,9 @@ def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> li
 def _content_stem(word: str, lang: str) -> str | None:
     """The stem of a content word; None for a stop word, a polarity word or a single letter
     (a per-word cache: words recur across every text)."""
+    denied = lx.DENIED_CONTENT[lang].get(word)
+    if denied is not None:
+        return _stem(denied, lang)
     if word in lx.STOPWORDS[lang] or word in _POLARITY_WORDS[lang] or len(word) == 1 or word.endswith("n't"):
         return None
     if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:

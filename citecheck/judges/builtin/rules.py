@@ -220,11 +220,13 @@ def _sentence_words(passage: str, page: _Analysis, sentence: int, lang: str) -> 
     return [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
 
 
-def _channel_excluded(claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
-    """A claim that something is done one way ("apply online") where the passage makes another way the only
-    one for it ("can only be applied for in person", "must be booked online", "wyłącznie w sklepie
-    stacjonarnym"): contradicted by that sentence. A way the passage merely names is not exclusive."""
-    channels = _GROUPS[lang][lx.CHANNEL_GROUP]
+def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, lang: str, group: int,
+                          note: str) -> _Fact | None:
+    """A claim that something is done one way ("apply online") or on one day ("also on Fridays") where the
+    passage makes another the only one for it ("can only be applied for in person", "must be booked online",
+    "wyłącznie w sklepie stacjonarnym", "on Tuesdays only"): contradicted by that sentence. One the passage
+    merely names is not exclusive; "must" makes a way exclusive, not a day."""
+    channels = _GROUPS[lang][group]
     mine = claim_words & channels
     rest = claim_words - channels
     if not mine or not rest:
@@ -238,8 +240,9 @@ def _channel_excluded(claim_words: set[str], passage: str, page: _Analysis, lang
         theirs = segment.key & channels
         if not theirs or not about(segment):
             continue
-        if segment.polarity.modal == "obligatory" or only & set(_sentence_words(passage, page, segment.sentence, lang)):
-            return _Fact(CONTRADICTED, "the passage allows only another way for this", segment.sentence)
+        obliged = group == lx.CHANNEL_GROUP and segment.polarity.modal == "obligatory"
+        if obliged or only & set(_sentence_words(passage, page, segment.sentence, lang)):
+            return _Fact(CONTRADICTED, note, segment.sentence)
     return None
 
 
@@ -341,7 +344,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     excepted = _exception_named(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
-    for fact in (_channel_excluded(claim_words, passage, page, lang),
+    for fact in (_alternative_excluded(claim_words, passage, page, lang, lx.CHANNEL_GROUP,
+                                       "the passage allows only another way for this"),
+                 _alternative_excluded(claim_words, passage, page, lang, lx.WEEKDAY_GROUP,
+                                       "the passage names only other days for this"),
                  _order_reversed(claim, claim_words, passage, page, lang)):
         if fact is not None:
             facts.append(fact)

@@ -212,3 +212,16 @@ def test_can_only_is_as_good_as_must_but_can_is_not() -> None:
     claim = "Tickets must be bought at the box office."
     assert status(claim, "Tickets can only be bought at the box office.") == "supported"
     assert status(claim, "Tickets can be bought at the box office.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The library is open on Sundays.", "The library is open from Monday to Saturday. The library is closed on Sundays.",
+     "contradicted"),
+    ("Biblioteka jest czynna w niedziele.", "Biblioteka jest czynna od poniedziałku do soboty. W niedziele biblioteka "
+     "jest zamknięta.", "contradicted"),
+    ("Garden waste is also collected on Fridays.", "Garden waste is collected on Tuesdays only.", "contradicted"),
+    ("Garden waste is collected on Tuesdays.", "Garden waste is collected on Tuesdays only.", "supported"),
+    ("Garden waste is also collected on Fridays.", "Garden waste is collected on Tuesdays.", "unsupported"),
+])
+def test_closed_days_and_only_days(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
