@@ -253,9 +253,14 @@ _LT_ENDINGS = ("iuose", "uose", "omis", "emis", "iems", "ioms", "iais", "ams", "
 _LT_REFLEXIVE = re.compile(r"^(issi|uzsi|pasi|nusi|susi|atsi|apsi|prisi|persi)(?=\w{4})")
 
 
+# A Lithuanian verb's perfective prefix before a consonant: "išnuomoti" / "nuomoti" / "nuoma", "užsakyti" / "sakyti".
+_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{4})")
+
+
 def _stem_lt(word: str) -> str:
     word = lx.SYNONYMS[lx.LT].get(word, word)
     word = _LT_REFLEXIVE.sub(lambda m: m.group(1)[:-2], word)
+    word = _LT_PREFIX.sub("", word)
     for ending in _LT_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[: -len(ending)]
