@@ -272,10 +272,13 @@ DENIED_CONTENT: dict[str, dict[str, str]] = {
 # "Tenants are always charged" against "charged only if the damage was deliberate": the claim drops the
 # condition the passage sets, so the passage contradicts it.
 UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
-    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases")],
+    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases"),
+         ("any",)],
     PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
-         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu")],
-    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju")],
+         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
+         ("dowolnej",), ("dowolnego",)],
+    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
+         ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri")],
 }
 RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided"},

@@ -180,6 +180,11 @@ def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _A
     if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
         return None
     restriction = lx.RESTRICTION_WORDS[lang]
+    # "any" / "dowolnym" is the claim's universal, not a word the passage's sentence has to share
+    universal = {_stem(word, lang) for phrase in lx.UNIVERSAL_PHRASES[lang] for word in phrase}
+    claim_words = claim_words - universal
+    if not claim_words:
+        return None
     by_sentence: dict[int, set[str]] = {}
     for segment in page.segments:
         by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)

@@ -225,3 +225,11 @@ def test_can_only_is_as_good_as_must_but_can_is_not() -> None:
 ])
 def test_closed_days_and_only_days(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Bilety można odebrać w dowolnym kinie sieci.", "Bilety można odebrać wyłącznie w kinie, w którym je kupiono."),
+    ("Gift cards can be used in any branch.", "Gift cards can be used only in the branch where they were bought."),
+])
+def test_any_place_against_only_one_is_contradicted(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "contradicted"
