@@ -238,7 +238,7 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
         return None
     only = lx.ONLY_WORDS[lang]
     def about(segment: Segment) -> bool:
-        return len(rest & (segment.key | page.topic)) / len(rest) >= 0.75
+        return len(rest & (segment.key | page.topic)) / len(rest) >= 0.6
     if any(segment.key & mine and len(rest & segment.key) / len(rest) >= 0.75 for segment in page.segments):
         return None  # the passage names the claim's way for it too
     for segment in page.segments:
