@@ -444,6 +444,42 @@ SYNONYMS: dict[str, dict[str, str]] = {
 for _lang, _channels in _CHANNEL_WORDS.items():
     SYNONYMS[_lang].update(_channels)
 
+# Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
+# "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.
+_ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
+    PL: {
+        "odbior": ("odebrac", "odebrania", "odbierac", "odbiera", "odbieramy", "odebrane", "odebrany", "odebrana",
+                   "odbioru", "odebranie"),
+        "zakup": ("kupic", "kupiony", "kupiona", "kupione", "zakupu", "zakupie", "zakupiony", "zakupiona",
+                  "zakupione", "kupna", "kupujesz", "kupuje"),
+        "zlozenie": ("skladac", "sklada", "skladamy", "skladania", "skladanie", "zlozyc", "zlozenia", "zlozony",
+                     "zlozone", "zlozona", "skladasz"),
+        "reklamacja": ("reklamowac", "zareklamowac", "reklamacji", "reklamacje", "reklamujemy", "reklamowany"),
+        "rezerwacja": ("zarezerwowac", "rezerwowac", "rezerwacji", "rezerwacje", "zarezerwowany", "rezerwujemy"),
+        "rezygnacja": ("zrezygnowac", "rezygnowac", "rezygnacji", "rezygnuje"),
+        "naprawa": ("naprawic", "naprawy", "naprawe", "naprawiamy", "naprawiany", "naprawione", "naprawiane"),
+        "dostawa": ("wyslac", "wyslemy", "wyslane", "wyslany", "wysylane", "wysylany", "dostarczyc", "dostarczony",
+                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie"),
+        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
+        "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
+    },
+    LT: {
+        "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",
+                       "atsiimamos"),
+        "pirkimas": ("pirkti", "pirkta", "pirkimo", "pirkimas", "nupirktas", "nupirkti", "nupirktus", "nupirkta",
+                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus"),
+        "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
+                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
+        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
+        "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
+        "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas"),
+    },
+}
+for _lang, _families in _ACT_FAMILIES.items():
+    for _canonical, _forms in _families.items():
+        SYNONYMS[_lang].update(dict.fromkeys(_forms, _canonical))
+
 # Words a quantity's dimension already says: "costs" adds nothing to "€5", "takes" nothing
 # to "3 days". Raw words; stemmed by the judge.
 IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
