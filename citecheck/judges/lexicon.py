@@ -210,6 +210,12 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
+# "You have to pay" with no amount after it: a price above zero, as "paid" ("Za wydanie trzeba zapłacić"
+# against "Wydanie jest bezpłatne").
+PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("need", "to", "pay"),
+                ("needs", "to", "pay"), ("trzeba", "zaplacic"), ("nalezy", "zaplacic"), ("trzeba", "placic"),
+                ("nalezy", "uiscic"), ("reikia", "sumoketi"), ("reikia", "moketi"), ("turite", "sumoketi"),
+                ("privalote", "sumoketi")]
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 

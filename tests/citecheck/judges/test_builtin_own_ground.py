@@ -233,3 +233,13 @@ def test_closed_days_and_only_days(claim: str, passage: str, expected: str) -> N
 ])
 def test_any_place_against_only_one_is_contradicted(claim: str, passage: str) -> None:
     assert status(claim, passage) == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Za kartę biblioteczną trzeba zapłacić.", "Karta biblioteczna jest bezpłatna.", "contradicted"),
+    ("Visitors must pay for parking.", "Parking is free for visitors.", "contradicted"),
+    # how one pays is not whether one pays
+    ("You must pay in 4 instalments.", "You may pay in 2 or 4 instalments.", "contradicted"),
+])
+def test_having_to_pay_is_not_free(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
