@@ -243,3 +243,9 @@ def test_any_place_against_only_one_is_contradicted(claim: str, passage: str) ->
 ])
 def test_having_to_pay_is_not_free(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+def test_a_sentence_opening_with_it_speaks_of_the_previous_subject() -> None:
+    passage = "The pharmacy is open from Monday to Saturday. It is closed on Sundays."
+    assert status("The pharmacy is open on Sundays.", passage) == "contradicted"
+    assert status("The pharmacy is closed on Sundays.", passage) == "supported"
