@@ -249,3 +249,9 @@ def test_a_sentence_opening_with_it_speaks_of_the_previous_subject() -> None:
     passage = "The pharmacy is open from Monday to Saturday. It is closed on Sundays."
     assert status("The pharmacy is open on Sundays.", passage) == "contradicted"
     assert status("The pharmacy is closed on Sundays.", passage) == "supported"
+
+
+def test_a_span_with_alternatives_states_each_of_them() -> None:
+    passage = "Parking fines can be paid in 3 or 6 monthly instalments."
+    assert status("Parking fines can be paid in 6 monthly instalments.", passage) == "supported"
+    assert span_states_claim("Fines can be paid in 6 monthly instalments.", passage, "en") is None
