@@ -180,20 +180,31 @@ def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _A
     if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
         return None
     restriction = lx.RESTRICTION_WORDS[lang]
-    # "any" / "dowolnym" is the claim's universal, not a word the passage's sentence has to share
+    # The words of the claim's segments that say "always" / "any" (not of another part of the claim: "... and
+    # returns are free worldwide"); the universal itself is not a word the passage's sentence has to share.
     universal = {_stem(word, lang) for phrase in lx.UNIVERSAL_PHRASES[lang] for word in phrase}
-    claim_words = claim_words - universal
+    segments = _analyse_claim(claim, lang).segments
+    saying = [s.key for s in segments
+              if _has_phrase([t.text for t in _tokenize(claim[s.start : s.end], lang) if t.kind == W],
+                             lx.UNIVERSAL_PHRASES[lang])]
+    claim_words = (set().union(*saying) if saying else claim_words) - universal
     if not claim_words:
         return None
     by_sentence: dict[int, set[str]] = {}
     for segment in page.segments:
         by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    restricting: int | None = None
     for sentence, words in by_sentence.items():
         if len(claim_words & words) / len(claim_words) < 0.6:
             continue
         start, end = page.sentences[sentence]
-        if any(t.kind == W and t.text in restriction for t in _tokenize(passage[start:end], lang)):
-            return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", sentence)
+        sentence_words = [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+        if claim_words <= words and _has_phrase(sentence_words, lx.UNIVERSAL_PHRASES[lang]):
+            return None  # the passage states it, universal and all ("You may return any item ..."), whatever follows
+        if restricting is None and restriction & set(sentence_words):
+            restricting = sentence
+    if restricting is not None:
+        return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", restricting)
     return None
 
 

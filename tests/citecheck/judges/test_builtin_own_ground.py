@@ -255,3 +255,9 @@ def test_a_span_with_alternatives_states_each_of_them() -> None:
     passage = "Parking fines can be paid in 3 or 6 monthly instalments."
     assert status("Parking fines can be paid in 6 monthly instalments.", passage) == "supported"
     assert span_states_claim("Fines can be paid in 6 monthly instalments.", passage, "en") is None
+
+
+def test_a_universal_the_passage_states_itself_is_not_undone_by_a_later_condition() -> None:
+    passage = ("You may exchange any item within 30 days. "
+               "Gift cards may not be exchanged unless they are damaged.")
+    assert status("You may exchange any item within 30 days.", passage) == "supported"
