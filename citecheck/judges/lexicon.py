@@ -210,6 +210,12 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
+# "You have to pay" with no amount after it: a price above zero, as "paid" ("Za wydanie trzeba zapłacić"
+# against "Wydanie jest bezpłatne").
+PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("need", "to", "pay"),
+                ("needs", "to", "pay"), ("trzeba", "zaplacic"), ("nalezy", "zaplacic"), ("trzeba", "placic"),
+                ("nalezy", "uiscic"), ("reikia", "sumoketi"), ("reikia", "moketi"), ("turite", "sumoketi"),
+                ("privalote", "sumoketi")]
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 
@@ -259,14 +265,26 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
 }
 
+# The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
+# being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
+DENIED_CONTENT: dict[str, dict[str, str]] = {
+    EN: {"closed": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+    PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
+         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
+    LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
+}
+
 # --- a claim without conditions against a passage with one --------------------------------------
 # "Tenants are always charged" against "charged only if the damage was deliberate": the claim drops the
 # condition the passage sets, so the passage contradicts it.
 UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
-    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases")],
+    EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases"),
+         ("any",)],
     PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
-         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu")],
-    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju")],
+         ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
+         ("dowolnej",), ("dowolnego",)],
+    LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
+         ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri")],
 }
 RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided"},
@@ -297,7 +315,7 @@ STOPWORDS: dict[str, set[str]] = {
         byl byla bylo beda bedzie to ten ta te tego tej tych tym ktory ktora ktore ktorych jak
         jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
-        kazda kazde wszystkie wszystkich ok okolo r wynosi""".split()
+        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -330,6 +348,8 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"weekday", "weekdays", "weekend", "weekends", "saturday", "saturdays", "sunday", "sundays",
      "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
      "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto",
+     "poniedzialek", "poniedzialki", "wtorek", "wtorki", "sroda", "srody", "czwartek", "czwartki", "piatek",
+     "piatki", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
@@ -347,9 +367,40 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]
+# The ways a service is done (index CHANNEL_GROUP): "apply online" is not "apply in person". A statement
+# is contradicted by another way only where the passage makes that way exclusive ("only in person",
+# "must be booked online"). Polish and Lithuanian ways reach these words through SYNONYMS (_CHANNEL_WORDS).
+CONTRAST_GROUPS.append({"online", "person", "phone", "telephone", "post", "email", "e-mail"})
+CHANNEL_GROUP = len(CONTRAST_GROUPS) - 1
+WEEKDAY_GROUP = 3  # "on Tuesdays only" excludes Fridays as "only in person" excludes online
+# Words that make what their sentence allows the only way ("can only be applied for in person").
+ONLY_WORDS: dict[str, set[str]] = {
+    EN: {"only", "exclusively", "solely"},
+    PL: {"tylko", "wylacznie", "jedynie"},
+    LT: {"tik", "tiktai", "vien", "isimtinai"},
+}
+# Words that order two events ("refunds are issued after we receive the parcel"); each pair's words are
+# each other's opposite. Before a number they are a quantity's bound, which the quantities compare.
+ORDER_WORDS: dict[str, dict[str, str]] = {
+    EN: {"before": "after", "after": "before"},
+    PL: {"przed": "po", "po": "przed"},
+    LT: {"pries": "po", "po": "pries"},
+}
+
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
 EXCLUSIVE_ROLE_GROUPS = (7,)
+
+_CHANNEL_WORDS: dict[str, dict[str, str]] = {
+    EN: {"internet": "online"},
+    PL: {"internet": "online", "internecie": "online", "internetu": "online", "internetowo": "online",
+         "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
+         "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
+         "pocztowo": "post"},
+    LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
+         "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
+         "telefonu": "phone", "pastu": "post"},
+}
 
 # Words treated as one meaning (folded raw words -> canonical raw word, stemmed afterwards).
 SYNONYMS: dict[str, dict[str, str]] = {
@@ -395,6 +446,45 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
     },
 }
+
+for _lang, _channels in _CHANNEL_WORDS.items():
+    SYNONYMS[_lang].update(_channels)
+
+# Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
+# "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.
+_ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
+    PL: {
+        "odbior": ("odebrac", "odebrania", "odbierac", "odbiera", "odbieramy", "odebrane", "odebrany", "odebrana",
+                   "odbioru", "odebranie"),
+        "zakup": ("kupic", "kupiony", "kupiona", "kupione", "zakupu", "zakupie", "zakupiony", "zakupiona",
+                  "zakupione", "kupna", "kupujesz", "kupuje"),
+        "zlozenie": ("skladac", "sklada", "skladamy", "skladania", "skladanie", "zlozyc", "zlozenia", "zlozony",
+                     "zlozone", "zlozona", "skladasz"),
+        "reklamacja": ("reklamowac", "zareklamowac", "reklamacji", "reklamacje", "reklamujemy", "reklamowany"),
+        "rezerwacja": ("zarezerwowac", "rezerwowac", "rezerwacji", "rezerwacje", "zarezerwowany", "rezerwujemy"),
+        "rezygnacja": ("zrezygnowac", "rezygnowac", "rezygnacji", "rezygnuje"),
+        "naprawa": ("naprawic", "naprawy", "naprawe", "naprawiamy", "naprawiany", "naprawione", "naprawiane"),
+        "dostawa": ("wyslac", "wyslemy", "wyslane", "wyslany", "wysylane", "wysylany", "dostarczyc", "dostarczony",
+                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie"),
+        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
+        "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
+    },
+    LT: {
+        "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",
+                       "atsiimamos"),
+        "pirkimas": ("pirkti", "pirkta", "pirkimo", "pirkimas", "nupirktas", "nupirkti", "nupirktus", "nupirkta",
+                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus"),
+        "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
+                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
+        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
+        "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
+        "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas"),
+    },
+}
+for _lang, _families in _ACT_FAMILIES.items():
+    for _canonical, _forms in _families.items():
+        SYNONYMS[_lang].update(dict.fromkeys(_forms, _canonical))
 
 # Words a quantity's dimension already says: "costs" adds nothing to "€5", "takes" nothing
 # to "3 days". Raw words; stemmed by the judge.

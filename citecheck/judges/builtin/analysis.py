@@ -44,6 +44,11 @@ _PART_CONJ = {
 }
 
 
+# Pronouns that open a sentence about the previous sentence's subject.
+_PRONOUNS = {lx.EN: frozenset({"it", "they"}), lx.PL: frozenset({"ona", "ono", "one", "oni"}),
+             lx.LT: frozenset({"ji", "jis", "jie", "jos"})}
+
+
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
     out = []
     for index, tok in enumerate(toks, start=offset):
@@ -59,6 +64,9 @@ def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> li
 def _content_stem(word: str, lang: str) -> str | None:
     """The stem of a content word; None for a stop word, a polarity word or a single letter
     (a per-word cache: words recur across every text)."""
+    denied = lx.DENIED_CONTENT[lang].get(word)
+    if denied is not None:
+        return _stem(denied, lang)
     if word in lx.STOPWORDS[lang] or word in _POLARITY_WORDS[lang] or len(word) == 1 or word.endswith("n't"):
         return None
     if lang == lx.PL and word.startswith("nie") and word[3:] in lx.PERMISSION[lang]:
@@ -183,6 +191,11 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         ctx_words = frozenset(_content(toks, used, lang, 0))
         all_words |= ctx_words
         previous: Segment | None = None
+        if not claim and segments and toks[0].kind == W and toks[0].text in _PRONOUNS[lang]:
+            # "The shop is open on weekdays. It is closed on Sundays.": "it" is the previous sentence's subject
+            opening = next(s for s in segments if s.sentence == segments[-1].sentence)
+            previous = Segment(own=set(), inh=set(opening.own), ctx=opening.ctx, polarity=Polarity(None, 0, False),
+                               quantities=[], sentence=opening.sentence, start=opening.start, end=opening.end)
         pending_empty: list[Segment] = []
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]

@@ -28,7 +28,8 @@ def _same(q: Quantity, p: Quantity) -> bool:
     if q.dim == "money" and q.unit == "*" and q.hi == PAID:
         return p.hi != 0  # "paid" is stated by any price
     claimed = {round(q.lo, 6), round(q.hi, 6)}
-    return bool(claimed & {round(p.lo, 6), round(p.hi, 6)})
+    stated = {round(p.lo, 6), round(p.hi, 6)} | {round(alt, 6) for alt in p.alts or ()}  # "10 or 12 instalments"
+    return bool(claimed & stated)
 
 
 def _date_within(claimed: tuple[int | None, int | None, frozenset[int] | None],

@@ -15,6 +15,7 @@ class Polarity:
     modal: str | None  # obligatory / permitted / prohibited / optional
     parity: int  # 1 when the statement is negated (once, or an odd number of times)
     signal: bool  # any negator, modal or negative concept word at all
+    exclusive: bool = False  # "only" ("can only be applied for in person": the one way, as good as "must")
 
     def effective(self) -> int:
         if self.modal is None:
@@ -24,6 +25,9 @@ class Polarity:
 
 def _polarity_compatible(a: Polarity, b: Polarity) -> bool:
     if a.modal and b.modal:
+        if {a.modal, b.modal} == {"permitted", "obligatory"}:
+            # "can only be made in person" = "has to be made in person"; a bare "can" is not "must"
+            return (a if a.modal == "permitted" else b).exclusive
         return a.modal == b.modal or {a.modal, b.modal} == {"permitted", "optional"}
     return a.effective() == b.effective()
 
@@ -90,7 +94,8 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
         modal = "obligatory" if parity == 0 else "optional"
     elif permission:
         modal = "permitted" if parity == 0 else "prohibited"
-    return Polarity(modal=modal, parity=parity, signal=signal)
+    exclusive = any(tok.kind == W and tok.text in lx.ONLY_WORDS[lang] for tok in toks)
+    return Polarity(modal=modal, parity=parity, signal=signal, exclusive=exclusive)
 
 
 _POLARITY_WORDS = {

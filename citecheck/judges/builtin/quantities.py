@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.words import CLOCK, DATE, NUM, SYM, W, _stem, _Tok
+from citecheck.judges.builtin.words import CLOCK, DATE, NUM, PUNCT, SYM, W, _stem, _Tok
 
 # --- quantities -------------------------------------------------------------------------------
 
@@ -80,6 +80,8 @@ class _Extractor:
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
+            if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
+                consumed = self._paid(i)
             i += max(consumed, 1)
         self.quantities.sort(key=lambda q: q.tok_start)
         return self.quantities
@@ -218,6 +220,19 @@ class _Extractor:
             return self._add(i, i + 1, "money", "*", 0, 0)
         return 0
 
+    def _paid(self, i: int) -> int:
+        toks = self.toks
+        for phrase in _PAID_BY_FIRST[toks[i].text]:
+            n = len(phrase)
+            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
+                after = toks[i + n] if i + n < len(toks) else None
+                # "must pay." / "must pay for it": paying at all; "must pay £5" (the amount is the quantity)
+                # or "must pay in 12 instalments" (how) are not
+                if after is None or after.kind == PUNCT or after.text in _PAID_AFTER:
+                    return self._add(i, i + n, "money", "*", PAID, PAID)
+                return 0
+        return 0
+
     def _number(self, i: int) -> int:
         toks = self.toks
         lo = toks[i].value
@@ -334,6 +349,10 @@ class _Extractor:
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
+_PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+_PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
+for _phrase in lx.PAID_PHRASES:
+    _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

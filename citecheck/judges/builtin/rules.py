@@ -180,15 +180,31 @@ def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _A
     if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
         return None
     restriction = lx.RESTRICTION_WORDS[lang]
+    # The words of the claim's segments that say "always" / "any" (not of another part of the claim: "... and
+    # returns are free worldwide"); the universal itself is not a word the passage's sentence has to share.
+    universal = {_stem(word, lang) for phrase in lx.UNIVERSAL_PHRASES[lang] for word in phrase}
+    segments = _analyse_claim(claim, lang).segments
+    saying = [s.key for s in segments
+              if _has_phrase([t.text for t in _tokenize(claim[s.start : s.end], lang) if t.kind == W],
+                             lx.UNIVERSAL_PHRASES[lang])]
+    claim_words = (set().union(*saying) if saying else claim_words) - universal
+    if not claim_words:
+        return None
     by_sentence: dict[int, set[str]] = {}
     for segment in page.segments:
         by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    restricting: int | None = None
     for sentence, words in by_sentence.items():
         if len(claim_words & words) / len(claim_words) < 0.6:
             continue
         start, end = page.sentences[sentence]
-        if any(t.kind == W and t.text in restriction for t in _tokenize(passage[start:end], lang)):
-            return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", sentence)
+        sentence_words = [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+        if claim_words <= words and _has_phrase(sentence_words, lx.UNIVERSAL_PHRASES[lang]):
+            return None  # the passage states it, universal and all ("You may return any item ..."), whatever follows
+        if restricting is None and restriction & set(sentence_words):
+            restricting = sentence
+    if restricting is not None:
+        return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", restricting)
     return None
 
 
@@ -212,6 +228,65 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
         rest = claim_words - named
         if rest and len(rest & segment.ctx) / len(rest) >= 0.5:
             return _Fact(CONTRADICTED, "the passage names this as an exception to what the claim says", segment.sentence)
+    return None
+
+
+def _sentence_words(passage: str, page: _Analysis, sentence: int, lang: str) -> list[str]:
+    start, end = page.sentences[sentence]
+    return [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+
+
+def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, lang: str, group: int,
+                          note: str) -> _Fact | None:
+    """A claim that something is done one way ("apply online") or on one day ("also on Fridays") where the
+    passage makes another the only one for it ("can only be applied for in person", "must be booked online",
+    "wyłącznie w sklepie stacjonarnym", "on Tuesdays only"): contradicted by that sentence. One the passage
+    merely names is not exclusive; "must" makes a way exclusive, not a day."""
+    channels = _GROUPS[lang][group]
+    mine = claim_words & channels
+    rest = claim_words - channels
+    if not mine or not rest:
+        return None
+    only = lx.ONLY_WORDS[lang]
+    def about(segment: Segment) -> bool:
+        return len(rest & (segment.key | page.topic)) / len(rest) >= 0.6
+    if any(segment.key & mine and len(rest & segment.key) / len(rest) >= 0.75 for segment in page.segments):
+        return None  # the passage names the claim's way for it too
+    for segment in page.segments:
+        theirs = segment.key & channels
+        if not theirs or not about(segment):
+            continue
+        obliged = group == lx.CHANNEL_GROUP and segment.polarity.modal == "obligatory"
+        if obliged or only & set(_sentence_words(passage, page, segment.sentence, lang)):
+            return _Fact(CONTRADICTED, note, segment.sentence)
+    return None
+
+
+def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+    """"Refunds are issued before we receive the parcel" against "... after we receive the parcel": the
+    sentence that states the claim's words orders the events the other way."""
+    order = lx.ORDER_WORDS[lang]
+    lowered = claim.lower()
+    if not any(word in lowered for word in order):
+        return None  # the cheap test first: most claims order nothing
+    toks = _tokenize(claim, lang)
+    said = {t.text for k, t in enumerate(toks) if t.kind == W and t.text in order
+            and not (k + 1 < len(toks) and toks[k + 1].kind != W)}
+    if len(said) != 1 or not claim_words:
+        return None
+    word = next(iter(said))
+    by_sentence: dict[int, set[str]] = {}
+    for segment in page.segments:
+        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    for sentence, words in by_sentence.items():
+        if len(claim_words & words) / len(claim_words) < 0.75:
+            continue
+        sentence_toks = _tokenize(passage[page.sentences[sentence][0] : page.sentences[sentence][1]], lang)
+        stated = {t.text for k, t in enumerate(sentence_toks) if t.kind == W and t.text in order
+                  and not (k + 1 < len(sentence_toks) and sentence_toks[k + 1].kind != W)}
+        if order[word] in stated and word not in stated:
+            return _Fact(CONTRADICTED, f"the passage orders this the other way ('{order[word]}', not '{word}')",
+                         sentence)
     return None
 
 
@@ -285,6 +360,13 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     excepted = _exception_named(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
+    for fact in (_alternative_excluded(claim_words, passage, page, lang, lx.CHANNEL_GROUP,
+                                       "the passage allows only another way for this"),
+                 _alternative_excluded(claim_words, passage, page, lang, lx.WEEKDAY_GROUP,
+                                       "the passage names only other days for this"),
+                 _order_reversed(claim, claim_words, passage, page, lang)):
+        if fact is not None:
+            facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]
     supported = [f for f in facts if f.outcome == SUPPORTED]
     if contradicted:

@@ -216,6 +216,19 @@ _PL_ENDINGS = ("ami", "ach", "owi", "ego", "emu", "ych", "ich", "ymi", "imi", "o
                "ym", "im", "a", "o", "e", "y", "i", "u")
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+def _trim(stem: str) -> str:
+    """The first five letters of a Polish or Lithuanian stem without a vowel at their end: the vowel there
+    is mostly the start of an ending or a suffix ("nuoma" / "nuomojamas": "nuom"; "dviratis" / "dviračių":
+    "dvir"), so the inflected forms of one word meet."""
+    stem = stem[:5]
+    while len(stem) > 4 and stem[-1] in _VOWELS:
+        stem = stem[:-1]
+    return stem
+
+
 def _stem_pl(word: str) -> str:
     word = lx.SYNONYMS[lx.PL].get(word, word)
     for _ in range(2):
@@ -225,7 +238,10 @@ def _stem_pl(word: str) -> str:
                 break
         else:
             break
-    return word[:5]
+    # the genitive plural's inserted "e": "kurtek" / "kurtka", "paczek" / "paczka", "wniosek" / "wniosku"
+    if len(word) >= 5 and word.endswith("ek") and word[-3] not in _VOWELS:
+        word = word[:-2] + "k"
+    return _trim(word)
 
 
 _LT_ENDINGS = ("iuose", "uose", "omis", "emis", "iems", "ioms", "iais", "ams", "oms", "ems", "ims", "ais",
@@ -233,13 +249,23 @@ _LT_ENDINGS = ("iuose", "uose", "omis", "emis", "iems", "ioms", "iais", "ams", "
                "ei", "ui", "am", "om", "a", "e", "i", "o", "u", "y")
 
 
+# A Lithuanian verb's reflexive "si" after its prefix: "užsisakyti" / "užsakyti", "išsinuomoti" / "išnuomoti".
+_LT_REFLEXIVE = re.compile(r"^(issi|uzsi|pasi|nusi|susi|atsi|apsi|prisi|persi)(?=\w{4})")
+
+
+# A Lithuanian verb's perfective prefix before a consonant: "išnuomoti" / "nuomoti" / "nuoma", "užsakyti" / "sakyti".
+_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{4})")
+
+
 def _stem_lt(word: str) -> str:
     word = lx.SYNONYMS[lx.LT].get(word, word)
+    word = _LT_REFLEXIVE.sub(lambda m: m.group(1)[:-2], word)
+    word = _LT_PREFIX.sub("", word)
     for ending in _LT_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[: -len(ending)]
             break
-    return word[:5]
+    return _trim(word)
 
 
 _STEMMERS = {lx.EN: _stem_en, lx.PL: _stem_pl, lx.LT: _stem_lt}

@@ -11,6 +11,7 @@ import pytest
 
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
+from citecheck.judges.builtin.words import _stem
 
 JUDGE = BuiltinJudge()
 
@@ -165,3 +166,98 @@ def test_something_the_page_does_not_say_is_not_supported() -> None:
 )
 def test_a_claim_about_the_exception_is_contradicted(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- inflection, the only way, the order of events, "can only" = "must" ----------------------------
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("pl", ("kurtki", "kurtek", "kurtka")),
+    ("pl", ("wniosek", "wniosku")),
+    ("lt", ("nuoma", "nuomos", "nuomojamas", "isnuomotus")),
+    ("lt", ("dviratis", "dviraciu", "dviracio")),
+    ("lt", ("uzsisakyti", "uzsakyti")),
+])
+def test_inflected_forms_share_a_stem(lang: str, forms: tuple[str, ...]) -> None:
+    assert len({_stem(form, lang) for form in forms}) == 1
+
+
+LIBRARY_EN = "Library cards can only be renewed in person at the front desk. Fines can be paid online."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Library cards can be renewed online.", LIBRARY_EN, "contradicted"),
+    ("Fines can be paid online.", LIBRARY_EN, "supported"),
+    ("Paszport można odebrać przez internet.",
+     "Paszport można odebrać wyłącznie osobiście w urzędzie. Wniosek można złożyć przez internet.", "contradicted"),
+    ("Wniosek można złożyć przez internet.",
+     "Paszport można odebrać wyłącznie osobiście w urzędzie. Wniosek można złożyć przez internet.", "supported"),
+    ("Leidimą galima gauti internetu.", "Leidimą galima gauti tik atvykus į seniūniją.", "contradicted"),
+])
+def test_a_way_the_passage_makes_the_only_one_excludes_the_others(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_a_way_merely_named_does_not_exclude_another() -> None:
+    passage = "Library cards can be renewed in person at the front desk. Fines can be paid online."
+    assert status("Library cards can be renewed online.", passage) == "unsupported"
+
+
+def test_events_ordered_the_other_way_are_contradicted() -> None:
+    passage = "Vouchers are sent after the payment is confirmed."
+    assert status("Vouchers are sent before the payment is confirmed.", passage) == "contradicted"
+    assert status("Vouchers are sent after the payment is confirmed.", passage) == "supported"
+
+
+def test_can_only_is_as_good_as_must_but_can_is_not() -> None:
+    claim = "Tickets must be bought at the box office."
+    assert status(claim, "Tickets can only be bought at the box office.") == "supported"
+    assert status(claim, "Tickets can be bought at the box office.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The library is open on Sundays.", "The library is open from Monday to Saturday. The library is closed on Sundays.",
+     "contradicted"),
+    ("Biblioteka jest czynna w niedziele.", "Biblioteka jest czynna od poniedziałku do soboty. W niedziele biblioteka "
+     "jest zamknięta.", "contradicted"),
+    ("Garden waste is also collected on Fridays.", "Garden waste is collected on Tuesdays only.", "contradicted"),
+    ("Garden waste is collected on Tuesdays.", "Garden waste is collected on Tuesdays only.", "supported"),
+    ("Garden waste is also collected on Fridays.", "Garden waste is collected on Tuesdays.", "unsupported"),
+])
+def test_closed_days_and_only_days(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Bilety można odebrać w dowolnym kinie sieci.", "Bilety można odebrać wyłącznie w kinie, w którym je kupiono."),
+    ("Gift cards can be used in any branch.", "Gift cards can be used only in the branch where they were bought."),
+])
+def test_any_place_against_only_one_is_contradicted(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Za kartę biblioteczną trzeba zapłacić.", "Karta biblioteczna jest bezpłatna.", "contradicted"),
+    ("Visitors must pay for parking.", "Parking is free for visitors.", "contradicted"),
+    # how one pays is not whether one pays
+    ("You must pay in 4 instalments.", "You may pay in 2 or 4 instalments.", "contradicted"),
+])
+def test_having_to_pay_is_not_free(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_a_sentence_opening_with_it_speaks_of_the_previous_subject() -> None:
+    passage = "The pharmacy is open from Monday to Saturday. It is closed on Sundays."
+    assert status("The pharmacy is open on Sundays.", passage) == "contradicted"
+    assert status("The pharmacy is closed on Sundays.", passage) == "supported"
+
+
+def test_a_span_with_alternatives_states_each_of_them() -> None:
+    passage = "Parking fines can be paid in 3 or 6 monthly instalments."
+    assert status("Parking fines can be paid in 6 monthly instalments.", passage) == "supported"
+    assert span_states_claim("Fines can be paid in 6 monthly instalments.", passage, "en") is None
+
+
+def test_a_universal_the_passage_states_itself_is_not_undone_by_a_later_condition() -> None:
+    passage = ("You may exchange any item within 30 days. "
+               "Gift cards may not be exchanged unless they are damaged.")
+    assert status("You may exchange any item within 30 days.", passage) == "supported"
