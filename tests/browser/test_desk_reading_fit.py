@@ -11,7 +11,8 @@ import pytest
 from claims.models import Answer
 from sources.benchdata import bench_data_generate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# Slow (issue 25: `make test` under 8 minutes): a whole flow in Chromium; `make test-slow` and CI run it.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "desk-reading"

@@ -16,7 +16,8 @@ from sources.services import source_refetch, source_register, version_activate
 from tests.desk.test_editor_day_browser import CSP_ERRORS, _login, _shot
 from tests.desk.test_revert_browser import price_shop  # noqa: F401  (a fixture: the demo shop whose prices change)
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# Slow (issue 25: `make test` under 8 minutes): a whole flow in Chromium; `make test-slow` and CI run it.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CLAIM = "The Summit sleeping bag costs £89."

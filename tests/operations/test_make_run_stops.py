@@ -150,6 +150,7 @@ def _log_in(port: int, username: str, password: str) -> int:
     return int(landed.status)
 
 
+@pytest.mark.slow  # a real `make run` start (about 12 s quiet), like the two above
 def test_the_admin_box_is_the_last_thing_printed_before_serving_and_its_password_is_private(tmp_path):
     var = tmp_path / "var"
     run = MakeRun(var, uuid.uuid4().hex)

@@ -40,6 +40,7 @@ def _violations(page) -> list[str]:
     return page.evaluate("window.__csp")
 
 
+@pytest.mark.slow  # a whole editor flow in Chromium (issue 25: `make test` under 8 minutes); the queue test below stays
 def test_the_desk_works_under_the_csp(page, live_server, editor, redis_conn):
     source = source_register(actor=editor, url="https://example.com/terms", fetch=False)
     errors = _watch(page)
