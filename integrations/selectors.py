@@ -228,7 +228,6 @@ def _bound(value: int) -> RawSQL:
     return RawSQL("SELECT %s", (value,), output_field=BigIntegerField())
 
 
-
 def export_rows(*, after: int) -> QuerySet[PassageVersion]:
     """The passage versions of the full export citable now after the id `after`, not yet ordered
     or limited.

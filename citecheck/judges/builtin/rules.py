@@ -190,15 +190,11 @@ def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _A
     claim_words = (set().union(*saying) if saying else claim_words) - universal
     if not claim_words:
         return None
-    by_sentence: dict[int, set[str]] = {}
-    for segment in page.segments:
-        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
     restricting: int | None = None
-    for sentence, words in by_sentence.items():
+    for sentence, words in _words_by_sentence(page).items():
         if len(claim_words & words) / len(claim_words) < 0.6:
             continue
-        start, end = page.sentences[sentence]
-        sentence_words = [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+        sentence_words = _sentence_words(passage, page, sentence, lang)
         if claim_words <= words and _has_phrase(sentence_words, lx.UNIVERSAL_PHRASES[lang]):
             return None  # the passage states it, universal and all ("You may return any item ..."), whatever follows
         if restricting is None and restriction & set(sentence_words):
@@ -231,9 +227,24 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
     return None
 
 
+def _words_by_sentence(page: _Analysis) -> dict[int, set[str]]:
+    """Each passage sentence's content words, its segments' own and inherited."""
+    by_sentence: dict[int, set[str]] = {}
+    for segment in page.segments:
+        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
+    return by_sentence
+
+
 def _sentence_words(passage: str, page: _Analysis, sentence: int, lang: str) -> list[str]:
     start, end = page.sentences[sentence]
     return [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
+
+
+def _order_words_said(text: str, lang: str) -> set[str]:
+    """The ordering words ("before", "after", ...) a text says as words (not "after-sales")."""
+    order = lx.ORDER_WORDS[lang]
+    toks = _tokenize(text, lang)
+    return {t.text for k, t in enumerate(toks) if t.kind == W and t.text in order and not (k + 1 < len(toks) and toks[k + 1].kind != W)}
 
 
 def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, lang: str, group: int,
@@ -269,21 +280,15 @@ def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Anal
     lowered = claim.lower()
     if not any(word in lowered for word in order):
         return None  # the cheap test first: most claims order nothing
-    toks = _tokenize(claim, lang)
-    said = {t.text for k, t in enumerate(toks) if t.kind == W and t.text in order
-            and not (k + 1 < len(toks) and toks[k + 1].kind != W)}
+    said = _order_words_said(claim, lang)
     if len(said) != 1 or not claim_words:
         return None
     word = next(iter(said))
-    by_sentence: dict[int, set[str]] = {}
-    for segment in page.segments:
-        by_sentence.setdefault(segment.sentence, set()).update(segment.own, segment.inh)
-    for sentence, words in by_sentence.items():
+    for sentence, words in _words_by_sentence(page).items():
         if len(claim_words & words) / len(claim_words) < 0.75:
             continue
-        sentence_toks = _tokenize(passage[page.sentences[sentence][0] : page.sentences[sentence][1]], lang)
-        stated = {t.text for k, t in enumerate(sentence_toks) if t.kind == W and t.text in order
-                  and not (k + 1 < len(sentence_toks) and sentence_toks[k + 1].kind != W)}
+        start, end = page.sentences[sentence]
+        stated = _order_words_said(passage[start:end], lang)
         if order[word] in stated and word not in stated:
             return _Fact(CONTRADICTED, f"the passage orders this the other way ('{order[word]}', not '{word}')",
                          sentence)
