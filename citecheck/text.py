@@ -219,13 +219,18 @@ def _is_list_number(piece: str) -> bool:
     return 0 < len(piece) <= 3 and piece.isascii() and piece.isdigit()
 
 
+# Every character that may end a sentence: the cutter jumps from one to the next.
+_END_CHAR_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_LINE_ENDS | _ASCII_ENDS | _FULLWIDTH_ENDS)) + "]")
+
+
 def _cut_spans(text: str, marker_at: dict[int, Marker]) -> list[tuple[int, int]]:
     """Raw [start, end) pieces of ``text`` between sentence boundaries (not yet stripped)."""
     spans: list[tuple[int, int]] = []
     n = len(text)
     start = 0
     i = 0
-    while i < n:
+    while (found := _END_CHAR_RE.search(text, i)) is not None:
+        i = found.start()
         char = text[i]
         if char in _LINE_ENDS:
             spans.append((start, i))

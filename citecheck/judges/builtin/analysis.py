@@ -95,6 +95,15 @@ class _Analysis:
     # The values of every number token as tokenised (before Polish compound adjectives become
     # numbers): the paraphrase features' "numbers of the passage", read here once.
     numbers: frozenset[float] = frozenset()
+    # Each sentence's words as tokenised, with their offsets (aligned with ``sentences``): the rules
+    # that read a sentence's own words ("only", "always", "at any time") look them up here.
+    words: list[tuple[tuple[int, str], ...]] = field(default_factory=list)
+
+    def sentence_words(self, sentence: int) -> list[str]:
+        return [word for _, word in self.words[sentence]]
+
+    def words_between(self, start: int, end: int, sentence: int) -> list[str]:
+        return [word for offset, word in self.words[sentence] if start <= offset < end]
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
@@ -147,9 +156,11 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     all_words: set[str] = set()
     numbers: set[float] = set()
     prose = 0
+    words: list[tuple[tuple[int, str], ...]] = []
     for s_index, (s_start, s_end) in enumerate(sentences):
         stext = text[s_start:s_end]
         toks = _tokenize(stext, lang, base=s_start)
+        words.append(tuple((t.start, t.text) for t in toks if t.kind == W))
         if not toks:
             continue
         numbers.update(round(t.value, 6) for t in toks if t.kind == NUM)
@@ -232,6 +243,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     return _Analysis(
         lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
         navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
+        words=words,
     )
 
 

@@ -37,6 +37,7 @@ __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "inform
 
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+_DIGIT_RE = re.compile(r"\d")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")  # runs of letters: "twelve-month" -> "twelve", "month"
 
 # Extra English function words: the lexicon's list is tuned for shop and service texts.
@@ -233,7 +234,7 @@ def _passage_numbers(passage: str, lang: str) -> frozenset[float]:
 
 
 def _may_hold_numbers(text: str, lang: str) -> bool:
-    return any(ch.isdigit() for ch in text) or any(w in lx.NUMBER_WORDS[lang] for w in text.lower().split())
+    return _DIGIT_RE.search(text) is not None or not lx.NUMBER_WORDS[lang].keys().isdisjoint(text.lower().split())
 
 
 def _numbers(text: str, lang: str) -> frozenset[float]:

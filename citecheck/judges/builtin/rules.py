@@ -164,37 +164,46 @@ def _binding_segment(claim_segment: Segment, page: _Analysis) -> _Analysis | Non
 
 
 def _has_phrase(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    present = set(words)
     for phrase in phrases:
+        if phrase[0] not in present:
+            continue
+        if len(phrase) == 1:
+            return True
         n = len(phrase)
-        if any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1)):
+        if any(word == phrase[0] and tuple(words[i : i + n]) == phrase for i, word in enumerate(words)):
             return True
     return False
 
 
-def _condition_dropped(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
+# The first word of each "always" phrase: a claim without one of them says no "always".
+_UNIVERSAL_FIRST = {lang: frozenset(phrase[0] for phrase in phrases) for lang, phrases in lx.UNIVERSAL_PHRASES.items()}
+_UNIVERSAL_STEMS = {lang: frozenset(_stem(word, lang) for phrase in phrases for word in phrase)
+                    for lang, phrases in lx.UNIVERSAL_PHRASES.items()}
+
+
+def _condition_dropped(stated: _Analysis, claim_words: set[str], passage: str, page: _Analysis,
+                       lang: str) -> _Fact | None:
     """A claim that says "always" / "at any time" where the sentence stating it in the passage sets a
     condition ("only if", "unless", "except"): contradicted by that sentence."""
-    if not claim_words or not any(phrase[0] in claim.lower() for phrase in lx.UNIVERSAL_PHRASES[lang]):
+    said = [word for sentence in range(len(stated.words)) for word in stated.sentence_words(sentence)]
+    if not claim_words or not _UNIVERSAL_FIRST[lang] & set(said):
         return None  # the cheap test first: most claims have no "always"
-    said = [t.text for t in _tokenize(claim, lang) if t.kind == W]
     if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
         return None
     restriction = lx.RESTRICTION_WORDS[lang]
     # The words of the claim's segments that say "always" / "any" (not of another part of the claim: "... and
     # returns are free worldwide"); the universal itself is not a word the passage's sentence has to share.
-    universal = {_stem(word, lang) for phrase in lx.UNIVERSAL_PHRASES[lang] for word in phrase}
-    segments = _analyse_claim(claim, lang).segments
-    saying = [s.key for s in segments
-              if _has_phrase([t.text for t in _tokenize(claim[s.start : s.end], lang) if t.kind == W],
-                             lx.UNIVERSAL_PHRASES[lang])]
-    claim_words = (set().union(*saying) if saying else claim_words) - universal
+    saying = [s.key for s in stated.segments
+              if _has_phrase(stated.words_between(s.start, s.end, s.sentence), lx.UNIVERSAL_PHRASES[lang])]
+    claim_words = (set().union(*saying) if saying else claim_words) - _UNIVERSAL_STEMS[lang]
     if not claim_words:
         return None
     restricting: int | None = None
     for sentence, words in _words_by_sentence(page).items():
         if len(claim_words & words) / len(claim_words) < 0.6:
             continue
-        sentence_words = _sentence_words(passage, page, sentence, lang)
+        sentence_words = page.sentence_words(sentence)
         if claim_words <= words and _has_phrase(sentence_words, lx.UNIVERSAL_PHRASES[lang]):
             return None  # the passage states it, universal and all ("You may return any item ..."), whatever follows
         if restricting is None and restriction & set(sentence_words):
@@ -235,11 +244,6 @@ def _words_by_sentence(page: _Analysis) -> dict[int, set[str]]:
     return by_sentence
 
 
-def _sentence_words(passage: str, page: _Analysis, sentence: int, lang: str) -> list[str]:
-    start, end = page.sentences[sentence]
-    return [t.text for t in _tokenize(passage[start:end], lang) if t.kind == W]
-
-
 def _order_words_said(text: str, lang: str) -> set[str]:
     """The ordering words ("before", "after", ...) a text says as words (not "after-sales")."""
     order = lx.ORDER_WORDS[lang]
@@ -268,7 +272,7 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
         if not theirs or not about(segment):
             continue
         obliged = group == lx.CHANNEL_GROUP and segment.polarity.modal == "obligatory"
-        if obliged or only & set(_sentence_words(passage, page, segment.sentence, lang)):
+        if obliged or only & set(page.sentence_words(segment.sentence)):
             return _Fact(CONTRADICTED, note, segment.sentence)
     return None
 
@@ -359,7 +363,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
-    condition = _condition_dropped(claim, claim_words, passage, page, lang)
+    condition = _condition_dropped(stated, claim_words, passage, page, lang)
     if condition is not None:
         facts.append(condition)
     excepted = _exception_named(stated, claim_words, page, lang)
