@@ -170,6 +170,9 @@ def clear_caches(vocabulary: bool = True) -> None:
     if vocabulary:
         for word_cache in (paraphrase._word, paraphrase._norm, paraphrase.informativeness):
             word_cache.cache_clear()
+        from citecheck.judges.builtin.words import forget_words
+
+        forget_words()
         # wordfreq's own lists stay loaded (a server loads each once): warm them, then time.
         paraphrase.informativeness("the", "en"), paraphrase.informativeness("jest", "pl")
         paraphrase.informativeness.cache_clear()

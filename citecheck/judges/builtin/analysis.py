@@ -10,7 +10,19 @@ from functools import lru_cache
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.polarity import _POLARITY_WORDS, Polarity, _polarity
 from citecheck.judges.builtin.quantities import _UNIT_WORD, Quantity, _Extractor, _pl_compound
-from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, NUM, PUNCT, SYM, W, _stem, _Tok, _tokenize
+from citecheck.judges.builtin.words import (
+    _GROUP_WORDS,
+    _GROUPS,
+    NUM,
+    PUNCT,
+    SYM,
+    WORD_MEMO_MAX,
+    W,
+    _stem,
+    _Tok,
+    _tokenize,
+    word_memo,
+)
 from citecheck.text import sentences_with_markers
 
 
@@ -49,15 +61,28 @@ _PRONOUNS = {lx.EN: frozenset({"it", "they"}), lx.PL: frozenset({"ona", "ono", "
              lx.LT: frozenset({"ji", "jis", "jie", "jos"})}
 
 
+_CONTENT_STEMS = word_memo()  # _content_stem's answers
+_UNKNOWN = "\0"  # never a stem
+
+
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
+    known = _CONTENT_STEMS[lang]
     out = []
     for index, tok in enumerate(toks, start=offset):
         if tok.kind != W or index in used:
             continue
-        stem = _content_stem(tok.text, lang)
+        stem = known.get(tok.text, _UNKNOWN)
+        if stem is _UNKNOWN:
+            stem = _content_stem(tok.text, lang)
+            if len(known) < WORD_MEMO_MAX:
+                known[tok.text] = stem
         if stem is not None:
             out.append(stem)
     return out
+
+
+def _content_words(words: Iterable[str], lang: str) -> set[str]:
+    return {stem for word in words if (stem := _content_stem(word, lang)) is not None}
 
 
 @lru_cache(maxsize=65536)
@@ -164,8 +189,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         if not toks:
             continue
         numbers.update(round(t.value, 6) for t in toks if t.kind == NUM)
-        if not _is_navigation_line(toks):
-            prose += 1
+        if not claim and not prose and not _is_navigation_line(toks):
+            prose += 1  # one line of prose is enough: a passage with any is not navigation
         extractor = _Extractor(toks, lang, text, 0)
         if lang == lx.PL:
             for tok in toks:  # the Polish compound adjectives: "dwuletnia gwarancja"
@@ -181,6 +206,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         cut_at = 0
         part_breaks: set[int] = set()
         conj = _SEGMENT_CONJ[lang]
+        cut_words: list[str] = []  # the conjunctions cut at: words of the sentence no segment holds
         word_counts = [0]  # word_counts[k] = words and numbers before token k
         for tok in toks:
             word_counts.append(word_counts[-1] + (tok.kind in (W, NUM)))
@@ -189,6 +215,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 continue
             is_cut = (tok.kind == PUNCT and tok.text in ",;:()") or (tok.kind == W and tok.text in conj)
             if is_cut:
+                if tok.kind == W:
+                    cut_words.append(tok.text)
                 if k > cut_at:
                     bounds.append((cut_at, k))
                 cut_at = k + 1
@@ -199,7 +227,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                         part_breaks.add(len(bounds))
         if cut_at < len(toks):
             bounds.append((cut_at, len(toks)))
-        ctx_words = frozenset(_content(toks, used, lang, 0))
+        owns = [set(_content(toks[a:b], used, lang, a)) for a, b in bounds]
+        ctx_words = frozenset(set().union(*owns).union(_content_words(cut_words, lang)))
         all_words |= ctx_words
         previous: Segment | None = None
         if not claim and segments and toks[0].kind == W and toks[0].text in _PRONOUNS[lang]:
@@ -210,7 +239,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         pending_empty: list[Segment] = []
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]
-            own = set(_content(seg_toks, used, lang, a))
+            own = owns[b_index]
             # a quantity's own words ("nic nie kosztuje", "no charge") are not a negation of the segment
             pol = _polarity([t for k, t in enumerate(seg_toks, start=a) if k not in used] if used else seg_toks, lang)
             seg_quantities = [q for q in quantities if a <= q.tok_start < b]

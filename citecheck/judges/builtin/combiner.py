@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,7 +47,7 @@ class Combiner:
 
     def probabilities(self, values: list[float]) -> dict[str, float]:
         z = [(v - m) / s for v, m, s in zip(values, self.mean, self.scale, strict=True)]
-        logits = [sum(w * x for w, x in zip(row, z, strict=True)) for row in self.weights]
+        logits = [sum(map(operator.mul, row, z)) for row in self.weights]  # rows and z: one value per feature
         top = max(logits)
         exps = [math.exp(v - top) for v in logits]
         total = sum(exps)
@@ -56,6 +57,8 @@ class Combiner:
     def from_dict(cls, data: dict[str, Any]) -> Combiner:
         if tuple(data["features"]) != FEATURE_NAMES or tuple(data["classes"]) != CLASSES:
             raise ValueError("combiner.json was fitted for other features: run bench/fit_judge.py")
+        if any(len(row) != len(FEATURE_NAMES) for row in data["weights"]) or len(data["weights"]) != len(CLASSES):
+            raise ValueError("combiner.json has a weight row of the wrong length: run bench/fit_judge.py")
         return cls(
             version=str(data["version"]),
             weights=tuple(tuple(float(w) for w in row) for row in data["weights"]),

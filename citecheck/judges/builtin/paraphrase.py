@@ -31,7 +31,7 @@ from wordfreq import zipf_frequency
 
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import _analyse_claim, _passage_sentences
-from citecheck.judges.builtin.words import NUM, _fold, _stem, _tokenize
+from citecheck.judges.builtin.words import NUM, WORD_MEMO_MAX, _fold, _stem, _tokenize, word_memo
 
 __all__ = ["FEATURE_NAMES", "Alignment", "align", "excerpt", "features", "informativeness"]
 
@@ -193,6 +193,7 @@ def _word(raw: str, lang: str) -> tuple[str, str | None, float]:
 
 
 _STOPS = (".", "!", "?")
+_WORDS_READ = word_memo()  # _word's answers
 
 
 def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None, float]]]:
@@ -203,9 +204,15 @@ def _scan(text: str, lang: str) -> tuple[_Text, list[tuple[int, str, str | None,
     names: list[str] = []
     run: list[tuple[int, str, str | None, float]] = []
     previous_end = -1  # end of the word before; a sentence stop right after it starts a sentence
+    known = _WORDS_READ[lang]
     for match in _WORD_RE.finditer(text):
         raw = match.group()
-        word, stem, weight = _word(raw, lang)
+        read = known.get(raw)
+        if read is None:
+            read = _word(raw, lang)
+            if len(known) < WORD_MEMO_MAX:
+                known[raw] = read
+        word, stem, weight = read
         words.append(word)
         run.append((match.start(), word, stem, weight))
         if stem is not None:

@@ -37,15 +37,19 @@ _STRONG_OBLIGATION = {"must", "shall", "nalezy", "wolno"}
 
 def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
     negators = lx.NEGATORS[lang]
+    triggers = _TRIGGERS[lang]
+    only = lx.ONLY_WORDS[lang]
     neg = 0
-    obligation = permission = prohibition = optional = prohibit_by_negation = False
+    obligation = permission = prohibition = optional = prohibit_by_negation = exclusive = False
     signal = False
-    prev = ""
     for k, tok in enumerate(toks):
         if tok.kind != W:
-            prev = tok.text
             continue
         word = tok.text
+        if word in only:
+            exclusive = True
+        if word not in triggers and not word.endswith("n't") and not (lang == lx.PL and word.startswith("nie")):
+            continue  # most words say nothing of negation or modality
         if word in negators or word.endswith("n't"):
             # "no later/more/longer than" is a bound; "no longer offered" is a negation
             if not (word == "no" and k + 2 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}
@@ -80,8 +84,6 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
         elif lang == lx.PL and word.startswith("nie") and len(word) > 5 and word[3:] in lx.PERMISSION[lang]:
             neg += 1
             permission = signal = True
-        prev = word
-    del prev
     parity = neg % 2
     modal: str | None = None
     if prohibit_by_negation and not permission and not prohibition:
@@ -94,13 +96,20 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
         modal = "obligatory" if parity == 0 else "optional"
     elif permission:
         modal = "permitted" if parity == 0 else "prohibited"
-    exclusive = any(tok.kind == W and tok.text in lx.ONLY_WORDS[lang] for tok in toks)
     return Polarity(modal=modal, parity=parity, signal=signal, exclusive=exclusive)
 
 
 _POLARITY_WORDS = {
     lang: frozenset().union(lx.NEGATORS[lang], lx.OBLIGATION[lang], lx.PERMISSION[lang], lx.PROHIBITION[lang],
                             lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang], lx.FREE_WORDS)
+    for lang in lx.LANGUAGES
+}
+
+
+# Every word the polarity reads (besides "...n't" and Polish "nie..."): any other word is skipped at once.
+_TRIGGERS = {
+    lang: frozenset().union(lx.NEGATORS[lang], lx.PROHIBITION[lang], lx.OPTIONAL[lang], lx.NEGATIVE_CONCEPT[lang],
+                            lx.OBLIGATION[lang], lx.PERMISSION[lang], {"have", "has"})
     for lang in lx.LANGUAGES
 }
 

@@ -67,6 +67,9 @@ class _Extractor:
                 i += 1
                 continue
             tok = toks[i]
+            if tok.kind == W and tok.text not in _WORD_STARTS:
+                i += 1  # most words start no quantity
+                continue
             consumed = 0
             if tok.kind == DATE:
                 consumed = self._add(i, i + 1, "date", "date", 0, 0, date=tok.date)
@@ -106,7 +109,9 @@ class _Extractor:
 
     def _bound(self, at: int) -> str | None:
         words = [self.toks[k].text for k in range(max(0, at - 3), at) if self.toks[k].kind in (W, NUM)]
-        for phrase, kind in lx.BOUND_PHRASES[self.lang]:
+        if not words:
+            return None
+        for phrase, kind in _BOUNDS_BY_LAST[self.lang].get(words[-1], ()):
             n = len(phrase)
             if n <= len(words) and tuple(words[-n:]) == phrase:
                 return kind
@@ -353,6 +358,15 @@ _PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 _PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
 for _phrase in lx.PAID_PHRASES:
     _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
+
+# The bound phrases by their last word, in their order (the first that fits wins).
+_BOUNDS_BY_LAST: dict[str, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
+for _lang, _phrases in lx.BOUND_PHRASES.items():
+    for _phrase, _kind in _phrases:
+        _BOUNDS_BY_LAST.setdefault(_lang, {}).setdefault(_phrase[-1], []).append((_phrase, _kind))
+
+# Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
+_WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from citecheck.judges import lexicon as lx
 
@@ -76,9 +77,71 @@ def _parse_number(raw: str, lang: str) -> float:
         return 0.0
 
 
+# A token as a word piece gives it: (kind, folded text, start and end within the word, value, is a number word).
+_Piece = tuple[str, str, int, int, float, bool]
+
+
+@lru_cache(maxsize=131072)
+def _word_pieces(raw: str, lang: str) -> tuple[_Piece, ...]:
+    """The tokens one word match becomes (a per-word cache: words recur across every text). Most words
+    are one piece; "twelve-month" is a number, a hyphen and a word; Lithuanian "negalima" is "ne" "galima"."""
+    folded = _fold(raw)
+    number_words = lx.NUMBER_WORDS[lang]
+    if "-" in folded:
+        # "twelve-month", "six-berth": a number word first is split off; other
+        # hyphenated words ("e-books", "non-refundable", "check-in") stay whole.
+        first, _, rest = folded.partition("-")
+        if first in number_words:
+            cut = len(first)
+            pieces: list[_Piece] = [(NUM, first, 0, cut, float(number_words[first]), True), (SYM, "-", cut, cut + 1, 0.0, False)]
+            for piece in re.finditer(r"[^-]+", rest):
+                p_start = cut + 1 + piece.start()
+                p_end = p_start + len(piece.group())
+                value = number_words.get(piece.group())
+                if value is not None:
+                    pieces.append((NUM, piece.group(), p_start, p_end, float(value), True))
+                else:
+                    pieces.append((W, piece.group(), p_start, p_end, 0.0, False))
+            return tuple(pieces)
+    if lang == lx.LT and folded.startswith("ne"):
+        negated = _lt_negated(folded)
+        if negated is not None:  # "negalima" -> "ne" "galima"; "nebeskaiciuojami" -> "ne" "skaiciuojami"
+            cut = len(raw) - len(negated)
+            return ((W, "ne", 0, cut, 0.0, False), (W, negated, cut, len(raw), 0.0, False))
+    value = number_words.get(folded)
+    if value is not None:
+        return ((NUM, folded, 0, len(raw), float(value), True),)
+    return ((W, folded, 0, len(raw), 0.0, False),)
+
+
+# Per-word memos: a plain dict per language, read with ``.get`` in the judge's innermost loops (a lookup
+# costs less than a call to an lru_cache); filled up to WORD_MEMO_MAX words, past which words are
+# computed each time. Words recur across every text, so a long-running worker keeps them, like stems.
+WORD_MEMO_MAX = 200_000
+_WORD_MEMOS: list[dict[str, dict[str, Any]]] = []
+
+
+def word_memo() -> dict[str, dict[str, Any]]:
+    memo: dict[str, dict[str, Any]] = {lang: {} for lang in lx.LANGUAGES}
+    _WORD_MEMOS.append(memo)
+    return memo
+
+
+def forget_words() -> None:
+    """Empty every per-word memo (the benchmarks time a cold vocabulary with it)."""
+    for memo in _WORD_MEMOS:
+        for known in memo.values():
+            known.clear()
+
+
+# Plain words (one word token, not a number) and their folded form.
+_PLAIN = word_memo()
+
+
 def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks: list[_Tok] = []
-    number_words = lx.NUMBER_WORDS[lang]
+    numbers = False  # any number token: only then can number words merge
+    plain = _PLAIN[lang]
     for match in _TOKEN_RE.finditer(text):
         kind = match.lastgroup
         raw = match.group()
@@ -86,39 +149,28 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         if base:
             start, end = start + base, end + base
         if kind == "word":  # the commonest kind first
-            folded = _fold(raw)
-            if "-" in folded:
-                # "twelve-month", "six-berth": a number word first is split off; other
-                # hyphenated words ("e-books", "non-refundable", "check-in") stay whole.
-                first, _, rest = folded.partition("-")
-                if first in number_words:
-                    cut = match.start() + len(first) + base
-                    toks.append(_Tok(NUM, first, start, cut, float(number_words[first]), is_word_number=True))
-                    toks.append(_Tok(SYM, "-", cut, cut + 1))
-                    for piece in re.finditer(r"[^-]+", rest):
-                        p_start = cut + 1 + piece.start()
-                        value = number_words.get(piece.group())
-                        if value is not None:
-                            toks.append(_Tok(NUM, piece.group(), p_start, p_start + len(piece.group()), float(value),
-                                             is_word_number=True))
-                        else:
-                            toks.append(_Tok(W, piece.group(), p_start, p_start + len(piece.group())))
-                    continue
-            if lang == lx.LT and folded.startswith("ne"):
-                negated = _lt_negated(folded)
-                if negated is not None:  # "negalima" -> "ne" "galima"; "nebeskaiciuojami" -> "ne" "skaiciuojami"
-                    cut = end - len(negated)
-                    toks.append(_Tok(W, "ne", start, cut))
-                    toks.append(_Tok(W, negated, cut, end))
-                    continue
-            value = number_words.get(folded)
-            if value is not None:
-                toks.append(_Tok(NUM, folded, start, end, float(value), is_word_number=True))
+            folded_plain = plain.get(raw)
+            if folded_plain is not None:
+                toks.append(_Tok(W, folded_plain, start, end))
+                continue
+            pieces = _word_pieces(raw, lang)
+            if len(pieces) == 1 and pieces[0][0] == W and len(plain) < WORD_MEMO_MAX:
+                plain[raw] = pieces[0][1]
+            if len(pieces) == 1:
+                piece_kind, folded, _, _, value, is_word_number = pieces[0]
+                if is_word_number:
+                    numbers = True
+                    toks.append(_Tok(piece_kind, folded, start, end, value, None, True))
+                else:
+                    toks.append(_Tok(piece_kind, folded, start, end))
             else:
-                toks.append(_Tok(W, folded, start, end))
+                for piece_kind, folded, p_start, p_end, value, is_word_number in pieces:
+                    numbers = numbers or is_word_number
+                    toks.append(_Tok(piece_kind, folded, start + p_start, start + p_end, value, None, is_word_number))
         elif kind == "punct":
             toks.append(_Tok(PUNCT, raw, start, end))
         elif kind == "num":
+            numbers = True
             toks.append(_Tok(NUM, raw, start, end, _parse_number(raw, lang)))
         elif kind == "ident":
             toks.append(_Tok(W, _fold(raw), start, end))
@@ -135,7 +187,7 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
-    return _merge_number_words(toks)
+    return _merge_number_words(toks) if numbers else toks
 
 
 # Lithuanian words that begin with "ne" without being a negated word.
@@ -301,7 +353,7 @@ def detect_language(text: str) -> str:
     if _PL_SHARED.search(text):
         return lx.PL
     words = re.findall(r"[a-z]+", text[:2000].lower())
-    hits = {lang: sum(1 for word in words if word in markers) for lang, markers in _MARKERS.items()}
+    hits = {lang: sum(map(markers.__contains__, words)) for lang, markers in _MARKERS.items()}
     best = max(hits, key=lambda lang: hits[lang])
     return best if hits[best] > hits[lx.EN] else lx.EN
 

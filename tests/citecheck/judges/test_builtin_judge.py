@@ -5,10 +5,16 @@ These pairs are written for the tests and are not the benchmark's labelled set.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from citecheck.judges import STATUSES, Verdict, validate_verdict
 from citecheck.judges.builtin import HEURISTIC_PREFIX, BuiltinJudge
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
+from citecheck.judges.builtin.paraphrase import _passage, _read
+from citecheck.judges.builtin.words import forget_words
 from citecheck.judges.factory import get_judge
 
 JUDGE = BuiltinJudge()
@@ -151,3 +157,29 @@ def test_get_judge_defaults_to_builtin() -> None:
     assert isinstance(get_judge("builtin"), BuiltinJudge)
     with pytest.raises(ValueError):
         get_judge("oracle")
+
+
+def test_verdicts_do_not_depend_on_which_words_the_judge_has_seen() -> None:
+    """The per-word memos (folded words, stems, word weights) only save time: a worker that has judged
+    thousands of pairs gives each pair the verdict a fresh worker gives it, in every language."""
+    rows = Path(__file__).resolve().parents[3] / "bench" / "data" / "judge_pairs.jsonl"
+    pairs = [(claim, passage) for _rule, _lang, claim, passage, _expected in CASES]
+    pairs += [(row["claim"], row["passage"]) for row in map(json.loads, rows.read_text(encoding="utf-8").splitlines())
+              if row["split"] == "dev"]
+
+    def judged(cold: bool) -> list[tuple[str, str | None, str]]:
+        out = []
+        for claim, passage in pairs:
+            if cold:
+                forget_words()
+            for cache in (_analyse_claim, _analyse_passage, _passage, _read):
+                cache.cache_clear()
+            verdict = JUDGE.judge(claim, passage)
+            out.append((verdict.status, verdict.span, verdict.rationale))
+        return out
+
+    cold = judged(cold=True)
+    for claim, passage in reversed(pairs):  # every word of every pair seen, in another order
+        JUDGE.judge(claim, passage)
+    assert judged(cold=False) == cold
+    assert {status for status, _span, _why in cold} >= {"supported", "contradicted", "unsupported"}
