@@ -49,11 +49,12 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "vienas": 1, "viena": 1, "vieno": 1, "vienos": 1, "vienu": 1, "vienerius": 1, "vieneri": 1,
         "vieneriu": 1, "karta": 1,
         "du": 2, "dvi": 2, "dvieju": 2, "dviem": 2, "dveji": 2, "dveju": 2, "dvejus": 2,
-        "trys": 3, "triju": 3, "trims": 3, "treji": 3, "treju": 3, "trejus": 3,
-        "keturi": 4, "keturiu": 4, "keturis": 4, "ketveri": 4, "ketveriu": 4,
-        "penki": 5, "penkiu": 5, "penkis": 5, "penkeri": 5, "penkeriu": 5,
-        "sesi": 6, "sesiu": 6, "sesis": 6, "septyni": 7, "septyniu": 7, "astuoni": 8, "astuoniu": 8,
-        "devyni": 9, "devyniu": 9, "desimt": 10, "desimties": 10, "vienuolika": 11, "dvylika": 12,
+        "trys": 3, "triju": 3, "trims": 3, "tris": 3, "treji": 3, "treju": 3, "trejus": 3,
+        "keturi": 4, "keturiu": 4, "keturis": 4, "keturias": 4, "ketveri": 4, "ketveriu": 4,
+        "penki": 5, "penkiu": 5, "penkis": 5, "penkias": 5, "penkeri": 5, "penkeriu": 5,
+        "sesi": 6, "sesiu": 6, "sesis": 6, "sesias": 6, "septyni": 7, "septyniu": 7, "septynis": 7,
+        "septynias": 7, "astuoni": 8, "astuoniu": 8, "astuonis": 8, "astuonias": 8,
+        "devyni": 9, "devyniu": 9, "devynis": 9, "devynias": 9, "desimt": 10, "desimties": 10, "vienuolika": 11, "dvylika": 12,
         "trylika": 13, "keturiolika": 14, "penkiolika": 15, "sesiolika": 16, "septyniolika": 17,
         "astuoniolika": 18, "devyniolika": 19, "dvidesimt": 20, "trisdesimt": 30, "keturiasdesimt": 40,
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
@@ -140,6 +141,12 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
     "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0),
     "centu": ("EUR", 0.01), "centai": ("EUR", 0.01),
 }
+# "pounds" after a number is sterling in a sentence about a price and not about a weight ("delivery costs 3.50
+# pounds"; "parcels up to 20 pounds" stays a weight).
+POUND_MONEY_WORDS = frozenset({"cost", "costs", "price", "priced", "fee", "fees", "pay", "pays", "paid", "paying",
+                               "charge", "charged", "charges", "refund", "refunded", "spend", "subscription", "fine",
+                               "discount", "£", "sterling", "ticket", "tickets"})
+POUND_MASS_WORDS = frozenset({"weigh", "weighs", "weight", "weighing", "heavy", "heavier", "lighter", "kg", "lb", "lbs"})
 PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
 MONTHS: dict[str, int] = {}
@@ -259,7 +266,7 @@ OPTIONAL: dict[str, set[str]] = {
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
-         "non-refundable", "nonrefundable", "unable"},
+         "non-refundable", "nonrefundable", "unable", "shut"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
@@ -268,7 +275,7 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
-    EN: {"closed": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+    EN: {"closed": "open", "shut": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
          "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
     LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
@@ -308,7 +315,8 @@ STOPWORDS: dict[str, set[str]] = {
         there here which who whom whose what when where how also only just very usually normally
         generally typically currently please will would should get gets got getting make makes
         made via same other another more less up out off just yet still even ever again
-        one's s t within under over after before until between during since via etc""".split()
+        one's s t within under over above below after before until between during since via etc
+        approximately roughly stays remains remain""".split()
     ),
     PL: set(
         """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
@@ -321,7 +329,8 @@ STOPWORDS: dict[str, set[str]] = {
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
-        visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu""".split()
+        visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
+        apytiksliai""".split()
     ),
 }
 # "only" narrows a claim; it must be found in the passage for the claim to be backed.
@@ -409,7 +418,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "dispatch": "delivery", "dispatched": "delivery", "delivered": "delivery", "deliver": "delivery",
         "price": "cost", "prices": "cost", "fee": "cost", "fees": "cost", "charge": "cost",
         "charged": "cost", "charges": "cost", "pay": "cost", "pays": "cost", "paid": "cost",
-        "costs": "cost", "kid": "child", "kids": "child", "children": "child", "luggage": "baggage",
+        "costs": "cost", "paying": "cost", "kid": "child", "kids": "child", "children": "child", "luggage": "baggage",
         "bags": "baggage", "bag": "baggage", "suitcase": "baggage", "package": "parcel",
         "packages": "parcel", "refunded": "refund", "refunds": "refund", "returned": "return",
         "lent": "loan", "lend": "loan", "borrow": "loan", "borrowed": "loan", "loaned": "loan",
@@ -418,6 +427,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "document": "document", "pets": "animal", "pet": "animal", "animals": "animal",
         "takes": "take", "took": "take", "lasts": "take", "last_duration": "take",
         "processed": "process", "handled": "process", "allows": "allow", "opens": "open", "opened": "open",
+        # "£45 a year" = "annual", "£5 a month" = "monthly": the period a price is for
+        "annual": "year", "annually": "year", "yearly": "year", "monthly": "month",
     },
     PL: {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
@@ -496,6 +507,10 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "percent": {"wynosi", "rate"},
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
+    # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
+    "clock": {"open", "opens", "opening", "close", "closes", "closing", "czynny", "czynna", "czynne", "otwarty",
+              "otwarta", "otwarte", "otwierany", "zamykany", "zamykana", "dirba", "atidaromas", "atidaroma",
+              "uzdaromas", "uzdaroma"},
 }
 
 # Menu / footer words: a passage made only of these lines is navigation, not evidence.

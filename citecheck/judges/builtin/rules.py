@@ -104,12 +104,13 @@ _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weigh
 
 
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
-    best: tuple[tuple[float, float, int], Segment] | None = None
+    best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
         ownish = segment.key
         own_cover = len(key & ownish) / len(key)
+        # on a tie, the segment that says the claim's words itself, not one that inherits them
         rank = (len(key & (ownish | passage.topic)) / len(key) if own_cover >= 0.5 else own_cover,
-                own_cover, -len(ownish - key))
+                own_cover, len(key & segment.own), -len(ownish - key))
         if best is None or rank > best[0]:
             best = (rank, segment)
     if best is None:

@@ -261,3 +261,39 @@ def test_a_universal_the_passage_states_itself_is_not_undone_by_a_later_conditio
     passage = ("You may exchange any item within 30 days. "
                "Gift cards may not be exchanged unless they are damaged.")
     assert status("You may exchange any item within 30 days.", passage) == "supported"
+
+
+# --- prices in words, times of day in twelve-hour form, "shut" (i24, seventh dev batch) -------------
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Click and collect costs 2.50 pounds.", "supported"),
+    ("Click and collect costs four pounds.", "contradicted"),
+])
+def test_pounds_in_a_sentence_about_a_price_are_sterling(claim: str, expected: str) -> None:
+    passage = "Click and collect costs £2.50. Parcels weighing up to 20 pounds fit in a locker."
+    assert status(claim, passage) == expected
+    # in a sentence about weight they stay a weight: 20 pounds is not £20
+    assert status("Parcels weighing up to 20 pounds fit in a locker.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("The pharmacy is open until 9 pm.", "supported"),
+    ("The pharmacy closes at 10 pm.", "contradicted"),
+    ("The pharmacy opens at 7 am.", "contradicted"),
+])
+def test_hours_between_am_and_pm_are_one_range(claim: str, expected: str) -> None:
+    assert status(claim, "The pharmacy is open between 8 am and 9 pm.") == expected
+
+
+def test_a_clock_time_with_pm_is_read_in_the_afternoon() -> None:
+    passage = "The gallery is open daily, 10 am to 4:30 pm; it stays shut on Mondays."
+    assert status("The gallery closes at 4:30 pm.", passage) == "supported"
+    assert status("The gallery closes at 6 pm.", passage) == "contradicted"
+    assert status("The gallery is closed on Mondays.", passage) == "supported"
+    assert status("The gallery opens on Mondays.", passage) == "contradicted"
+
+
+def test_lithuanian_unlimited_is_not_a_negation() -> None:
+    passage = "Metinis abonementas su neribotu treniruočių skaičiumi kainuoja 300 €."
+    assert status("Metinis abonementas kainuoja 300 eurų.", passage) == "supported"
