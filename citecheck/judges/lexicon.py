@@ -145,7 +145,8 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
 # pounds"; "parcels up to 20 pounds" stays a weight).
 POUND_MONEY_WORDS = frozenset({"cost", "costs", "price", "priced", "fee", "fees", "pay", "pays", "paid", "paying",
                                "charge", "charged", "charges", "refund", "refunded", "spend", "subscription", "fine",
-                               "discount", "£", "sterling", "ticket", "tickets"})
+                               "discount", "£", "sterling", "ticket", "tickets", "free", "order", "orders",
+                               "spending"})
 POUND_MASS_WORDS = frozenset({"weigh", "weighs", "weight", "weighing", "heavy", "heavier", "lighter", "kg", "lb", "lbs"})
 PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
@@ -293,6 +294,14 @@ UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
          ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri")],
 }
+# Words by which a claim says it holds for all: "free for all orders" drops the passage's "for orders over £60".
+UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
+    EN: frozenset({"all", "any", "always", "every", "everyone", "regardless"}),
+    PL: frozenset({"zawsze", "wszystkie", "wszystkich", "kazde", "kazdego", "kazdej", "kazdym", "dowolne",
+                   "dowolnego", "niezaleznie"}),
+    LT: frozenset({"visada", "visuomet", "visi", "visiems", "visoms", "visus", "visas", "kiekvienam",
+                   "kiekvienas", "kiekviena", "nepriklausomai"}),
+}
 RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided"},
     PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem"},
@@ -301,9 +310,9 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
 
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
-    EN: {"except", "excluding", "apart"},
-    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem"},
-    LT: {"isskyrus", "isskyrti"},
+    EN: {"except", "excluding", "apart", "unless"},
+    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem", "chyba"},
+    LT: {"isskyrus", "isskyrti", "nebent"},
 }
 
 # --- words that carry no identity of a quantity ------------------------------------------------
@@ -394,6 +403,20 @@ ORDER_WORDS: dict[str, dict[str, str]] = {
     EN: {"before": "after", "after": "before"},
     PL: {"przed": "po", "po": "przed"},
     LT: {"pries": "po", "po": "pries"},
+}
+
+# How often something recurs: "every" / "weekly" against "every other" / "fortnightly" (a claim's "every
+# Wednesday" is contradicted by "every other Wednesday"). Numbers written as words are number tokens, so
+# "every two weeks" is not among these phrases.
+EVERY_WORDS: dict[str, set[str]] = {
+    EN: {"every", "each", "weekly", "daily"},
+    PL: {"co", "kazdy", "kazda", "kazde", "kazdego", "kazdej", "codziennie", "cotygodniowo"},
+    LT: {"kas", "kiekviena", "kiekvienas", "kasdien"},
+}
+ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("every", "other"), ("every", "second"), ("alternate",), ("fortnightly",), ("biweekly",)],
+    PL: [("co", "drugi"), ("co", "druga"), ("co", "drugie"), ("co", "drugiego")],
+    LT: [("kas", "antra"), ("kas", "antras"), ("kas", "antrus")],
 }
 
 # Groups whose members exclude each other even in a statement with no number:

@@ -297,3 +297,34 @@ def test_a_clock_time_with_pm_is_read_in_the_afternoon() -> None:
 def test_lithuanian_unlimited_is_not_a_negation() -> None:
     passage = "Metinis abonementas su neribotu treniruočių skaičiumi kainuoja 300 €."
     assert status("Metinis abonementas kainuoja 300 eurų.", passage) == "supported"
+
+
+# --- thresholds, "unless" exceptions, how often (i24, seventh dev batch) ----------------------------
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Delivery is free for all orders.", "Delivery costs £4, but it is free for orders over £50.", "contradicted"),
+    ("Delivery is free on orders above £50.", "Delivery costs £4, but it is free for orders over £50.", "supported"),
+    ("Dostawa jest bezpłatna dla wszystkich zamówień.", "Dostawa jest bezpłatna dla zamówień powyżej 150 zł.",
+     "contradicted"),
+    ("Dostawa zamówień powyżej 150 zł jest bezpłatna.", "Dostawa jest bezpłatna dla zamówień powyżej 150 zł.",
+     "supported"),
+])
+def test_a_price_that_holds_only_over_a_threshold_does_not_hold_for_all(claim: str, passage: str,
+                                                                         expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_what_an_unless_clause_names_is_an_exception() -> None:
+    passage = "Every new sofa comes with a ten-year frame guarantee, unless it was sold as an ex-display model."
+    assert status("Ex-display sofas come with a ten-year frame guarantee.", passage) == "contradicted"
+    assert status("New sofas come with a 10-year frame guarantee.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Recycling is collected every Thursday.", "contradicted"),
+    ("Recycling is collected weekly.", "contradicted"),
+    ("Recycling is collected every other Thursday.", "supported"),
+])
+def test_every_against_every_other_is_another_interval(claim: str, expected: str) -> None:
+    assert status(claim, "Recycling is collected every other Thursday.") == expected
