@@ -214,7 +214,8 @@ FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezp
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
-                ("nieko", "ne", "kainuoja")]
+                ("nieko", "ne", "kainuoja"), ("without", "paying"), ("without", "charge"), ("without", "payment"),
+                ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -267,7 +268,7 @@ OPTIONAL: dict[str, set[str]] = {
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
-         "non-refundable", "nonrefundable", "unable", "shut"},
+         "non-refundable", "nonrefundable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
@@ -276,7 +277,8 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
-    EN: {"closed": "open", "shut": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+    EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
+         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
          "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
     LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
@@ -303,9 +305,9 @@ UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
                    "kiekvienas", "kiekviena", "nepriklausomai"}),
 }
 RESTRICTION_WORDS: dict[str, set[str]] = {
-    EN: {"only", "unless", "except", "excluding", "provided"},
-    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem"},
-    LT: {"tik", "isskyrus", "nebent", "isimtis"},
+    EN: {"only", "unless", "except", "excluding", "provided", "if"},
+    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem", "jesli", "jezeli"},
+    LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
 }
 
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
@@ -425,7 +427,7 @@ EXCLUSIVE_ROLE_GROUPS = (7,)
 
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},
-    PL: {"internet": "online", "internecie": "online", "internetu": "online", "internetowo": "online",
+    PL: {"internet": "online", "internecie": "online", "epuap": "online", "internetu": "online", "internetowo": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
@@ -464,6 +466,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
         "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
         "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+        "oddajemy": "zwrot", "oddamy": "zwrot", "oddac": "zwrot", "oddawane": "zwrot", "oddaje": "zwrot",
         "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
         "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
         "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
@@ -531,9 +534,9 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
-    "clock": {"open", "opens", "opening", "close", "closes", "closing", "czynny", "czynna", "czynne", "otwarty",
-              "otwarta", "otwarte", "otwierany", "zamykany", "zamykana", "dirba", "atidaromas", "atidaroma",
-              "uzdaromas", "uzdaroma"},
+    "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",
+              "czynny", "czynna", "czynne", "otwarty", "otwarta", "otwarte", "otwierany", "zamykany", "zamykana",
+              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma"},
 }
 
 # Menu / footer words: a passage made only of these lines is navigation, not evidence.

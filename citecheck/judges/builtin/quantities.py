@@ -128,13 +128,19 @@ class _Extractor:
             lo = _twelve_hour_minutes(lo, toks[j].text)
             j += 1
         hi = lo
-        if j + 1 < len(toks) and toks[j].text in lx.RANGE_JOINERS and toks[j + 1].kind == CLOCK:
-            hi = toks[j + 1].value
+        alts: tuple[float, ...] | None = None
+        joiner = toks[j].text if j < len(toks) else ""
+        if j + 1 < len(toks) and (joiner in lx.RANGE_JOINERS or joiner in _CLOCK_LIST_JOINERS) and toks[j + 1].kind == CLOCK:
+            second = toks[j + 1].value
             j += 2
             if j < len(toks) and toks[j].text in _HALVES:
-                hi = _twelve_hour_minutes(hi, toks[j].text)
+                second = _twelve_hour_minutes(second, toks[j].text)
                 j += 1
-        return self._add(i, j, "clock", "min", lo, hi)
+            if joiner in _CLOCK_LIST_JOINERS and _prev_word(toks, i - 1) not in lx.RANGE_OPENERS:
+                alts = (lo, second)  # "tours at 11:00 and 14:00": two times, not the hours between
+            else:
+                hi = second
+        return self._add(i, j, "clock", "min", lo, hi, alts=alts)
 
     def _date_from_number(self, i: int) -> int:
         toks = self.toks
@@ -368,6 +374,7 @@ class _Extractor:
 
 
 _HALVES = frozenset({"am", "pm"})
+_CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
 _AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
 _AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
 _POUNDS = frozenset({"pound", "pounds"})

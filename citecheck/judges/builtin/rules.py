@@ -310,6 +310,35 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
     return None
 
 
+_ONLY_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.ONLY_WORDS.items()}
+
+
+def _only_one_claimed(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str, group: int,
+                      note: str) -> _Fact | None:
+    """A claim that something is done only one way ("only in person", "wyłącznie osobiście") or on one day
+    ("only on Tuesdays") where the sentence stating it names another one for it too ("osobiście lub przez
+    ePUAP", "on Tuesdays and Fridays"): contradicted by that sentence."""
+    channels = _GROUPS[lang][group]
+    mine = claim_words & channels
+    if not mine:
+        return None
+    if lx.ONLY_WORDS[lang].isdisjoint(word for sentence in range(len(stated.words))
+                                      for word in stated.sentence_words(sentence)):
+        return None  # the cheap test first: most claims say no "only"
+    rest = claim_words - channels - _ONLY_STEMS[lang]  # "wyłącznie" is a content word; the passage need not say it
+    if not rest:
+        return None
+    named: dict[int, set[str]] = {}
+    for segment in page.segments:
+        theirs = segment.key & channels
+        if theirs and len(rest & (segment.key | page.topic)) / len(rest) >= 0.75:
+            named.setdefault(segment.sentence, set()).update(segment.own & channels or theirs)
+    for sentence, ways in named.items():
+        if mine <= ways and ways - mine:
+            return _Fact(CONTRADICTED, note, sentence)
+    return None
+
+
 def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
     """"Refunds are issued before we receive the parcel" against "... after we receive the parcel": the
     sentence that states the claim's words orders the events the other way."""
@@ -435,6 +464,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                        "the passage allows only another way for this"),
                  _alternative_excluded(claim_words, passage, page, lang, lx.WEEKDAY_GROUP,
                                        "the passage names only other days for this"),
+                 _only_one_claimed(stated, claim_words, page, lang, lx.CHANNEL_GROUP,
+                                   "the claim names the only way for this, but the passage names another too"),
+                 _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
+                                   "the claim names the only day for this, but the passage names another too"),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang)):
         if fact is not None:

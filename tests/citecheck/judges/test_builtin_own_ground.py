@@ -328,3 +328,43 @@ def test_what_an_unless_clause_names_is_an_exception() -> None:
 ])
 def test_every_against_every_other_is_another_interval(claim: str, expected: str) -> None:
     assert status(claim, "Recycling is collected every other Thursday.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("You can always cancel a booking for free.", "A booking can be cancelled for free if you cancel 48 hours ahead.",
+     "contradicted"),
+    ("Wymiana baterii jest zawsze bezpłatna.", "Wymiana baterii jest bezpłatna, jeżeli zegarek kupiono u nas.",
+     "contradicted"),
+    ("Konsultacija visada nemokama.", "Konsultacija nemokama, jei užsakote paslaugą.", "contradicted"),
+])
+def test_always_against_an_if_is_a_dropped_condition(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Wniosek o kartę można złożyć wyłącznie przez internet.", "contradicted"),
+    ("Wniosek o kartę można złożyć przez ePUAP.", "supported"),
+])
+def test_an_only_way_claimed_where_the_passage_names_two(claim: str, expected: str) -> None:
+    passage = "Wniosek o kartę mieszkańca można złożyć osobiście lub przez ePUAP."
+    assert status(claim, passage) == expected
+
+
+def test_an_only_day_claimed_where_the_passage_names_two() -> None:
+    passage = "Bulky waste collections take place on Mondays and Thursdays."
+    assert status("Bulky waste collections take place only on Mondays.", passage) == "contradicted"
+    assert status("Bulky waste collections take place on Mondays.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Castle tours start at 14:30.", "supported"),
+    ("Castle tours start at 12:00.", "contradicted"),
+])
+def test_two_times_joined_by_and_are_two_times_not_a_range(claim: str, expected: str) -> None:
+    assert status(claim, "Castle tours run at 10:30 and 14:30 every day.") == expected
+
+
+def test_a_service_withdrawn_is_no_longer_available() -> None:
+    passage = "The left-luggage service has been withdrawn since March."
+    assert status("The left-luggage service is still available.", passage) == "contradicted"
+    assert status("Children under 5 travel without paying.", "Children under 5 travel free.") == "supported"
