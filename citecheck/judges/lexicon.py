@@ -49,11 +49,12 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "vienas": 1, "viena": 1, "vieno": 1, "vienos": 1, "vienu": 1, "vienerius": 1, "vieneri": 1,
         "vieneriu": 1, "karta": 1,
         "du": 2, "dvi": 2, "dvieju": 2, "dviem": 2, "dveji": 2, "dveju": 2, "dvejus": 2,
-        "trys": 3, "triju": 3, "trims": 3, "treji": 3, "treju": 3, "trejus": 3,
-        "keturi": 4, "keturiu": 4, "keturis": 4, "ketveri": 4, "ketveriu": 4,
-        "penki": 5, "penkiu": 5, "penkis": 5, "penkeri": 5, "penkeriu": 5,
-        "sesi": 6, "sesiu": 6, "sesis": 6, "septyni": 7, "septyniu": 7, "astuoni": 8, "astuoniu": 8,
-        "devyni": 9, "devyniu": 9, "desimt": 10, "desimties": 10, "vienuolika": 11, "dvylika": 12,
+        "trys": 3, "triju": 3, "trims": 3, "tris": 3, "treji": 3, "treju": 3, "trejus": 3,
+        "keturi": 4, "keturiu": 4, "keturis": 4, "keturias": 4, "ketveri": 4, "ketveriu": 4,
+        "penki": 5, "penkiu": 5, "penkis": 5, "penkias": 5, "penkeri": 5, "penkeriu": 5,
+        "sesi": 6, "sesiu": 6, "sesis": 6, "sesias": 6, "septyni": 7, "septyniu": 7, "septynis": 7,
+        "septynias": 7, "astuoni": 8, "astuoniu": 8, "astuonis": 8, "astuonias": 8,
+        "devyni": 9, "devyniu": 9, "devynis": 9, "devynias": 9, "desimt": 10, "desimties": 10, "vienuolika": 11, "dvylika": 12,
         "trylika": 13, "keturiolika": 14, "penkiolika": 15, "sesiolika": 16, "septyniolika": 17,
         "astuoniolika": 18, "devyniolika": 19, "dvidesimt": 20, "trisdesimt": 30, "keturiasdesimt": 40,
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
@@ -140,6 +141,13 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
     "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0),
     "centu": ("EUR", 0.01), "centai": ("EUR", 0.01),
 }
+# "pounds" after a number is sterling in a sentence about a price and not about a weight ("delivery costs 3.50
+# pounds"; "parcels up to 20 pounds" stays a weight).
+POUND_MONEY_WORDS = frozenset({"cost", "costs", "price", "priced", "fee", "fees", "pay", "pays", "paid", "paying",
+                               "charge", "charged", "charges", "refund", "refunded", "spend", "subscription", "fine",
+                               "discount", "£", "sterling", "ticket", "tickets", "free", "order", "orders",
+                               "spending"})
+POUND_MASS_WORDS = frozenset({"weigh", "weighs", "weight", "weighing", "heavy", "heavier", "lighter", "kg", "lb", "lbs"})
 PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
 MONTHS: dict[str, int] = {}
@@ -206,7 +214,8 @@ FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezp
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
-                ("nieko", "ne", "kainuoja")]
+                ("nieko", "ne", "kainuoja"), ("without", "paying"), ("without", "charge"), ("without", "payment"),
+                ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -259,7 +268,7 @@ OPTIONAL: dict[str, set[str]] = {
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
-         "non-refundable", "nonrefundable", "unable"},
+         "non-refundable", "nonrefundable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
@@ -268,7 +277,8 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
-    EN: {"closed": "open", "unavailable": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+    EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
+         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
          "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
     LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
@@ -286,17 +296,25 @@ UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
          ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri")],
 }
+# Words by which a claim says it holds for all: "free for all orders" drops the passage's "for orders over £60".
+UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
+    EN: frozenset({"all", "any", "always", "every", "everyone", "regardless"}),
+    PL: frozenset({"zawsze", "wszystkie", "wszystkich", "kazde", "kazdego", "kazdej", "kazdym", "dowolne",
+                   "dowolnego", "niezaleznie"}),
+    LT: frozenset({"visada", "visuomet", "visi", "visiems", "visoms", "visus", "visas", "kiekvienam",
+                   "kiekvienas", "kiekviena", "nepriklausomai"}),
+}
 RESTRICTION_WORDS: dict[str, set[str]] = {
-    EN: {"only", "unless", "except", "excluding", "provided"},
-    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem"},
-    LT: {"tik", "isskyrus", "nebent", "isimtis"},
+    EN: {"only", "unless", "except", "excluding", "provided", "if"},
+    PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem", "jesli", "jezeli"},
+    LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
 }
 
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
-    EN: {"except", "excluding", "apart"},
-    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem"},
-    LT: {"isskyrus", "isskyrti"},
+    EN: {"except", "excluding", "apart", "unless"},
+    PL: {"wyjatkiem", "oprocz", "poza", "wylaczeniem", "chyba"},
+    LT: {"isskyrus", "isskyrti", "nebent"},
 }
 
 # --- words that carry no identity of a quantity ------------------------------------------------
@@ -308,7 +326,8 @@ STOPWORDS: dict[str, set[str]] = {
         there here which who whom whose what when where how also only just very usually normally
         generally typically currently please will would should get gets got getting make makes
         made via same other another more less up out off just yet still even ever again
-        one's s t within under over after before until between during since via etc""".split()
+        one's s t within under over above below after before until between during since via etc
+        approximately roughly stays remains remain""".split()
     ),
     PL: set(
         """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
@@ -321,7 +340,8 @@ STOPWORDS: dict[str, set[str]] = {
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
-        visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu""".split()
+        visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
+        apytiksliai""".split()
     ),
 }
 # "only" narrows a claim; it must be found in the passage for the claim to be backed.
@@ -387,13 +407,27 @@ ORDER_WORDS: dict[str, dict[str, str]] = {
     LT: {"pries": "po", "po": "pries"},
 }
 
+# How often something recurs: "every" / "weekly" against "every other" / "fortnightly" (a claim's "every
+# Wednesday" is contradicted by "every other Wednesday"). Numbers written as words are number tokens, so
+# "every two weeks" is not among these phrases.
+EVERY_WORDS: dict[str, set[str]] = {
+    EN: {"every", "each", "weekly", "daily"},
+    PL: {"co", "kazdy", "kazda", "kazde", "kazdego", "kazdej", "codziennie", "cotygodniowo"},
+    LT: {"kas", "kiekviena", "kiekvienas", "kasdien"},
+}
+ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("every", "other"), ("every", "second"), ("alternate",), ("fortnightly",), ("biweekly",)],
+    PL: [("co", "drugi"), ("co", "druga"), ("co", "drugie"), ("co", "drugiego")],
+    LT: [("kas", "antra"), ("kas", "antras"), ("kas", "antrus")],
+}
+
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
 EXCLUSIVE_ROLE_GROUPS = (7,)
 
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},
-    PL: {"internet": "online", "internecie": "online", "internetu": "online", "internetowo": "online",
+    PL: {"internet": "online", "internecie": "online", "epuap": "online", "internetu": "online", "internetowo": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
@@ -409,7 +443,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "dispatch": "delivery", "dispatched": "delivery", "delivered": "delivery", "deliver": "delivery",
         "price": "cost", "prices": "cost", "fee": "cost", "fees": "cost", "charge": "cost",
         "charged": "cost", "charges": "cost", "pay": "cost", "pays": "cost", "paid": "cost",
-        "costs": "cost", "kid": "child", "kids": "child", "children": "child", "luggage": "baggage",
+        "costs": "cost", "paying": "cost", "kid": "child", "kids": "child", "children": "child", "luggage": "baggage",
         "bags": "baggage", "bag": "baggage", "suitcase": "baggage", "package": "parcel",
         "packages": "parcel", "refunded": "refund", "refunds": "refund", "returned": "return",
         "lent": "loan", "lend": "loan", "borrow": "loan", "borrowed": "loan", "loaned": "loan",
@@ -418,6 +452,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "document": "document", "pets": "animal", "pet": "animal", "animals": "animal",
         "takes": "take", "took": "take", "lasts": "take", "last_duration": "take",
         "processed": "process", "handled": "process", "allows": "allow", "opens": "open", "opened": "open",
+        # "£45 a year" = "annual", "£5 a month" = "monthly": the period a price is for
+        "annual": "year", "annually": "year", "yearly": "year", "monthly": "month",
     },
     PL: {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
@@ -430,6 +466,7 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "paczki": "paczka", "dowodu": "dowod", "zwierzeta": "zwierze", "zwierzat": "zwierze",
         "trwa": "trwa", "zajmuje": "trwa", "wydawany": "wydanie", "wydawane": "wydanie",
         "wydaje": "wydanie", "wydania": "wydanie", "wydanie": "wydanie",
+        "oddajemy": "zwrot", "oddamy": "zwrot", "oddac": "zwrot", "oddawane": "zwrot", "oddaje": "zwrot",
         "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
         "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
         "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
@@ -496,6 +533,10 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "percent": {"wynosi", "rate"},
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
+    # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
+    "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",
+              "czynny", "czynna", "czynne", "otwarty", "otwarta", "otwarte", "otwierany", "zamykany", "zamykana",
+              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma"},
 }
 
 # Menu / footer words: a passage made only of these lines is navigation, not evidence.

@@ -40,6 +40,11 @@ def _twelve_hour(hour: float, half: str) -> float:
     return hour * 60
 
 
+def _twelve_hour_minutes(minutes: float, half: str) -> float:
+    """"5:30 pm" read as a clock token (330 minutes) -> 17:30."""
+    return _twelve_hour(minutes // 60, half) + minutes % 60
+
+
 def _is_year(value: float) -> bool:
     return float(value).is_integer() and 1900 <= value <= 2100
 
@@ -124,11 +129,23 @@ class _Extractor:
         toks = self.toks
         lo = toks[i].value
         j = i + 1
+        if j < len(toks) and toks[j].text in _HALVES:  # "5:30 pm"
+            lo = _twelve_hour_minutes(lo, toks[j].text)
+            j += 1
         hi = lo
-        if j + 1 < len(toks) and toks[j].text in lx.RANGE_JOINERS and toks[j + 1].kind == CLOCK:
-            hi = toks[j + 1].value
+        alts: tuple[float, ...] | None = None
+        joiner = toks[j].text if j < len(toks) else ""
+        if j + 1 < len(toks) and (joiner in lx.RANGE_JOINERS or joiner in _CLOCK_LIST_JOINERS) and toks[j + 1].kind == CLOCK:
+            second = toks[j + 1].value
             j += 2
-        return self._add(i, j, "clock", "min", lo, hi)
+            if j < len(toks) and toks[j].text in _HALVES:
+                second = _twelve_hour_minutes(second, toks[j].text)
+                j += 1
+            if joiner in _CLOCK_LIST_JOINERS and _prev_word(toks, i - 1) not in lx.RANGE_OPENERS:
+                alts = (lo, second)  # "tours at 11:00 and 14:00": two times, not the hours between
+            else:
+                hi = second
+        return self._add(i, j, "clock", "min", lo, hi, alts=alts)
 
     def _date_from_number(self, i: int) -> int:
         toks = self.toks
@@ -300,16 +317,21 @@ class _Extractor:
             lo_min = _twelve_hour(lo, word)
             hi_min = _twelve_hour(hi, word)
             end = k + 1
-            # "9 am to 5 pm"
+            # "9 am to 5 pm", "10 am to 5:30 pm", "between 8 am and 10 pm"
+            joiners = _AM_PM_JOINERS_AFTER_BETWEEN if _prev_word(toks, start - 1) == "between" else _AM_PM_JOINERS
             if (
-                lo == hi and end + 2 < len(toks) and toks[end].text in {"to", "-", "–", "until", "till"}
-                and toks[end + 1].kind == NUM and toks[end + 2].text in {"am", "pm"}
+                lo == hi and end + 2 < len(toks) and toks[end].text in joiners
+                and toks[end + 1].kind in (NUM, CLOCK) and toks[end + 2].text in _HALVES
             ):
-                hi_min = _twelve_hour(toks[end + 1].value, toks[end + 2].text)
+                after = toks[end + 1]
+                hi_min = (_twelve_hour(after.value, toks[end + 2].text) if after.kind == NUM
+                          else _twelve_hour_minutes(after.value, toks[end + 2].text))
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
             return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
+        if word in _POUNDS and not hyphen and self._says_money():
+            return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:
             dim, unit, factor = lx.UNITS[word]
             end = k + 1
@@ -338,6 +360,11 @@ class _Extractor:
         head = self._head(k + 1) if (noun and hyphen) else frozenset()
         return self._add(start, end, "count", noun, lo, hi, alts=alts, head=head, bound_at=bound_at)
 
+    def _says_money(self) -> bool:
+        """The sentence speaks of a price and not of a weight: its "pounds" are money ("costs 3.50 pounds")."""
+        words = {tok.text for tok in self.toks if tok.kind in (W, SYM)}
+        return bool(words & lx.POUND_MONEY_WORDS) and not words & lx.POUND_MASS_WORDS
+
     def _head(self, k: int) -> frozenset[str]:
         """Content words right after an attributive quantity ("180-day period" -> period)."""
         out: list[str] = []
@@ -351,6 +378,11 @@ class _Extractor:
         return frozenset(out)
 
 
+_HALVES = frozenset({"am", "pm"})
+_CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
+_AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
+_AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
+_POUNDS = frozenset({"pound", "pounds"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)

@@ -38,8 +38,27 @@ def _contrast_conflict(claim_words: set[str], passage_words: set[str], lang: str
     return False
 
 
+def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Analysis | None, lang: str) -> _Fact | None:
+    """"Delivery is free for all orders" against "... free for orders over £60": the passage's value holds
+    only above an amount (a lower bound on a price in the same segment: "over £60", "powyżej 200 zł", "nuo
+    50 €") that the claim does not state. A claim that says it holds for all ("all", "always", "zawsze",
+    "visada") is contradicted; any other is not backed by that segment."""
+    thresholds = [o for o in segment.quantities if o is not p and o.dim == "money" and o.bound == "min"]
+    if not thresholds or q.dim != "money" or q.bound == "min" or stated is None:
+        return None
+    said = [c for s in stated.segments for c in s.quantities if c is not q]
+    if any(_comparable(c, o) and _compare(c, o) == MATCH for c in said for o in thresholds):
+        return None  # the claim states the threshold too
+    if lx.UNIVERSAL_WORDS[lang].isdisjoint(word for sentence in range(len(stated.words))
+                                            for word in stated.sentence_words(sentence)):
+        return _Fact(UNSTATED, f"the passage gives '{p.text}' only over '{thresholds[0].text}', which the claim "
+                     "does not state")
+    return _Fact(CONTRADICTED, f"the passage gives '{p.text}' only over '{thresholds[0].text}', not for all",
+                 segment.sentence)
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
-                    passage: _Analysis, lang: str) -> _Fact:
+                    passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
     candidates = [
         (segment, p)
@@ -86,6 +105,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
                              segment.sentence)
+            if len(segment.quantities) > 1:  # the cheap test first: a threshold is a second value
+                dropped = _threshold_dropped(q, p, segment, stated, lang)
+                if dropped is not None:
+                    return dropped
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
     if any(outcome == MATCH for outcome, *_ in outcomes):
         return _Fact(UNSTATED, f"'{label}' appears, but not for everything the claim ties it to")
@@ -104,12 +127,13 @@ _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weigh
 
 
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
-    best: tuple[tuple[float, float, int], Segment] | None = None
+    best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
         ownish = segment.key
         own_cover = len(key & ownish) / len(key)
+        # on a tie, the segment that says the claim's words itself, not one that inherits them
         rank = (len(key & (ownish | passage.topic)) / len(key) if own_cover >= 0.5 else own_cover,
-                own_cover, -len(ownish - key))
+                own_cover, len(key & segment.own), -len(ownish - key))
         if best is None or rank > best[0]:
             best = (rank, segment)
     if best is None:
@@ -225,13 +249,22 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
         if not segment.excepted:
             continue
         named = segment.own - _EXCEPTION_STEMS[lang]
-        if not named or not named <= claim_words:
+        if not named:
             continue
         rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence), None)
         if rule is None or not _polarity_compatible(claim_pol, rule.polarity):
             continue
-        rest = claim_words - named
-        if rest and len(rest & segment.ctx) / len(rest) >= 0.5:
+        if named <= claim_words:
+            rest = claim_words - named
+            if rest and len(rest & segment.ctx) / len(rest) >= 0.5:
+                return _Fact(CONTRADICTED, "the passage names this as an exception to what the claim says",
+                             segment.sentence)
+            continue
+        # "Ex-display televisions come with a three-year guarantee" against "Every new television comes with a
+        # three-year guarantee, unless it was bought as an ex-display model": what the claim adds to the rule's
+        # words is what the exception names
+        extra = claim_words - rule.key
+        if extra and extra <= named and len(claim_words & rule.key) / len(claim_words) >= 0.5:
             return _Fact(CONTRADICTED, "the passage names this as an exception to what the claim says", segment.sentence)
     return None
 
@@ -277,6 +310,35 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
     return None
 
 
+_ONLY_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.ONLY_WORDS.items()}
+
+
+def _only_one_claimed(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str, group: int,
+                      note: str) -> _Fact | None:
+    """A claim that something is done only one way ("only in person", "wyłącznie osobiście") or on one day
+    ("only on Tuesdays") where the sentence stating it names another one for it too ("osobiście lub przez
+    ePUAP", "on Tuesdays and Fridays"): contradicted by that sentence."""
+    channels = _GROUPS[lang][group]
+    mine = claim_words & channels
+    if not mine:
+        return None
+    if lx.ONLY_WORDS[lang].isdisjoint(word for sentence in range(len(stated.words))
+                                      for word in stated.sentence_words(sentence)):
+        return None  # the cheap test first: most claims say no "only"
+    rest = claim_words - channels - _ONLY_STEMS[lang]  # "wyłącznie" is a content word; the passage need not say it
+    if not rest:
+        return None
+    named: dict[int, set[str]] = {}
+    for segment in page.segments:
+        theirs = segment.key & channels
+        if theirs and len(rest & (segment.key | page.topic)) / len(rest) >= 0.75:
+            named.setdefault(segment.sentence, set()).update(segment.own & channels or theirs)
+    for sentence, ways in named.items():
+        if mine <= ways and ways - mine:
+            return _Fact(CONTRADICTED, note, sentence)
+    return None
+
+
 def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
     """"Refunds are issued before we receive the parcel" against "... after we receive the parcel": the
     sentence that states the claim's words orders the events the other way."""
@@ -296,6 +358,35 @@ def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Anal
         if order[word] in stated and word not in stated:
             return _Fact(CONTRADICTED, f"the passage orders this the other way ('{order[word]}', not '{word}')",
                          sentence)
+    return None
+
+
+_EVERY = {lang: frozenset(words) for lang, words in lx.EVERY_WORDS.items()}
+_ALTERNATE_FIRST = {lang: frozenset(phrase[0] for phrase in phrases) for lang, phrases in lx.ALTERNATE_PHRASES.items()}
+_FREQUENCY_STEMS = {lang: frozenset(_stem(word, lang) for word in _EVERY[lang] | {w for phrase in phrases for w in phrase})
+                    for lang, phrases in lx.ALTERNATE_PHRASES.items()}
+
+
+def _frequency_changed(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Collected every Wednesday" against "collected every other Wednesday" (and "weekly" against
+    "fortnightly", "co drugi wtorek" against "w każdy wtorek"): the sentence that states the claim's words
+    repeats it half as often, or twice as often."""
+    said = [word for sentence in range(len(stated.words)) for word in stated.sentence_words(sentence)]
+    present = set(said)
+    if _EVERY[lang].isdisjoint(present) and _ALTERNATE_FIRST[lang].isdisjoint(present):
+        return None  # the cheap test first: most claims say no "every"
+    words = claim_words - _FREQUENCY_STEMS[lang]
+    if not words:
+        return None
+    claim_alternate = _has_phrase(said, lx.ALTERNATE_PHRASES[lang])
+    for sentence, stems in _words_by_sentence(page).items():
+        if len(words & stems) / len(words) < 0.75:
+            continue
+        sentence_words = page.sentence_words(sentence)
+        if _EVERY[lang].isdisjoint(sentence_words) and _ALTERNATE_FIRST[lang].isdisjoint(sentence_words):
+            continue
+        if _has_phrase(sentence_words, lx.ALTERNATE_PHRASES[lang]) != claim_alternate:
+            return _Fact(CONTRADICTED, "the passage says this happens at another interval", sentence)
     return None
 
 
@@ -358,7 +449,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 for other in segment.quantities:
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
-                facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang))
+                facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
@@ -373,7 +464,12 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                        "the passage allows only another way for this"),
                  _alternative_excluded(claim_words, passage, page, lang, lx.WEEKDAY_GROUP,
                                        "the passage names only other days for this"),
-                 _order_reversed(claim, claim_words, passage, page, lang)):
+                 _only_one_claimed(stated, claim_words, page, lang, lx.CHANNEL_GROUP,
+                                   "the claim names the only way for this, but the passage names another too"),
+                 _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
+                                   "the claim names the only day for this, but the passage names another too"),
+                 _order_reversed(claim, claim_words, passage, page, lang),
+                 _frequency_changed(stated, claim_words, page, lang)):
         if fact is not None:
             facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]

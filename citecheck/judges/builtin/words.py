@@ -192,7 +192,7 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
 
 # Lithuanian words that begin with "ne" without being a negated word.
 _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "netoli", "nedaug", "neigiam",
-                   "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam")
+                   "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
 
 
 @lru_cache(maxsize=65536)

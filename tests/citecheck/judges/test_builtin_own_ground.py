@@ -261,3 +261,110 @@ def test_a_universal_the_passage_states_itself_is_not_undone_by_a_later_conditio
     passage = ("You may exchange any item within 30 days. "
                "Gift cards may not be exchanged unless they are damaged.")
     assert status("You may exchange any item within 30 days.", passage) == "supported"
+
+
+# --- prices in words, times of day in twelve-hour form, "shut" (i24, seventh dev batch) -------------
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Click and collect costs 2.50 pounds.", "supported"),
+    ("Click and collect costs four pounds.", "contradicted"),
+])
+def test_pounds_in_a_sentence_about_a_price_are_sterling(claim: str, expected: str) -> None:
+    passage = "Click and collect costs £2.50. Parcels weighing up to 20 pounds fit in a locker."
+    assert status(claim, passage) == expected
+    # in a sentence about weight they stay a weight: 20 pounds is not £20
+    assert status("Parcels weighing up to 20 pounds fit in a locker.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("The pharmacy is open until 9 pm.", "supported"),
+    ("The pharmacy closes at 10 pm.", "contradicted"),
+    ("The pharmacy opens at 7 am.", "contradicted"),
+])
+def test_hours_between_am_and_pm_are_one_range(claim: str, expected: str) -> None:
+    assert status(claim, "The pharmacy is open between 8 am and 9 pm.") == expected
+
+
+def test_a_clock_time_with_pm_is_read_in_the_afternoon() -> None:
+    passage = "The gallery is open daily, 10 am to 4:30 pm; it stays shut on Mondays."
+    assert status("The gallery closes at 4:30 pm.", passage) == "supported"
+    assert status("The gallery closes at 6 pm.", passage) == "contradicted"
+    assert status("The gallery is closed on Mondays.", passage) == "supported"
+    assert status("The gallery opens on Mondays.", passage) == "contradicted"
+
+
+def test_lithuanian_unlimited_is_not_a_negation() -> None:
+    passage = "Metinis abonementas su neribotu treniruočių skaičiumi kainuoja 300 €."
+    assert status("Metinis abonementas kainuoja 300 eurų.", passage) == "supported"
+
+
+# --- thresholds, "unless" exceptions, how often (i24, seventh dev batch) ----------------------------
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Delivery is free for all orders.", "Delivery costs £4, but it is free for orders over £50.", "contradicted"),
+    ("Delivery is free on orders above £50.", "Delivery costs £4, but it is free for orders over £50.", "supported"),
+    ("Dostawa jest bezpłatna dla wszystkich zamówień.", "Dostawa jest bezpłatna dla zamówień powyżej 150 zł.",
+     "contradicted"),
+    ("Dostawa zamówień powyżej 150 zł jest bezpłatna.", "Dostawa jest bezpłatna dla zamówień powyżej 150 zł.",
+     "supported"),
+])
+def test_a_price_that_holds_only_over_a_threshold_does_not_hold_for_all(claim: str, passage: str,
+                                                                         expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_what_an_unless_clause_names_is_an_exception() -> None:
+    passage = "Every new sofa comes with a ten-year frame guarantee, unless it was sold as an ex-display model."
+    assert status("Ex-display sofas come with a ten-year frame guarantee.", passage) == "contradicted"
+    assert status("New sofas come with a 10-year frame guarantee.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Recycling is collected every Thursday.", "contradicted"),
+    ("Recycling is collected weekly.", "contradicted"),
+    ("Recycling is collected every other Thursday.", "supported"),
+])
+def test_every_against_every_other_is_another_interval(claim: str, expected: str) -> None:
+    assert status(claim, "Recycling is collected every other Thursday.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("You can always cancel a booking for free.", "A booking can be cancelled for free if you cancel 48 hours ahead.",
+     "contradicted"),
+    ("Wymiana baterii jest zawsze bezpłatna.", "Wymiana baterii jest bezpłatna, jeżeli zegarek kupiono u nas.",
+     "contradicted"),
+    ("Konsultacija visada nemokama.", "Konsultacija nemokama, jei užsakote paslaugą.", "contradicted"),
+])
+def test_always_against_an_if_is_a_dropped_condition(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Wniosek o kartę można złożyć wyłącznie przez internet.", "contradicted"),
+    ("Wniosek o kartę można złożyć przez ePUAP.", "supported"),
+])
+def test_an_only_way_claimed_where_the_passage_names_two(claim: str, expected: str) -> None:
+    passage = "Wniosek o kartę mieszkańca można złożyć osobiście lub przez ePUAP."
+    assert status(claim, passage) == expected
+
+
+def test_an_only_day_claimed_where_the_passage_names_two() -> None:
+    passage = "Bulky waste collections take place on Mondays and Thursdays."
+    assert status("Bulky waste collections take place only on Mondays.", passage) == "contradicted"
+    assert status("Bulky waste collections take place on Mondays.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Castle tours start at 14:30.", "supported"),
+    ("Castle tours start at 12:00.", "contradicted"),
+])
+def test_two_times_joined_by_and_are_two_times_not_a_range(claim: str, expected: str) -> None:
+    assert status(claim, "Castle tours run at 10:30 and 14:30 every day.") == expected
+
+
+def test_a_service_withdrawn_is_no_longer_available() -> None:
+    passage = "The left-luggage service has been withdrawn since March."
+    assert status("The left-luggage service is still available.", passage) == "contradicted"
+    assert status("Children under 5 travel without paying.", "Children under 5 travel free.") == "supported"
