@@ -185,10 +185,10 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     for s_index, (s_start, s_end) in enumerate(sentences):
         stext = text[s_start:s_end]
         toks = _tokenize(stext, lang, base=s_start)
-        words.append(tuple((t.start, t.text) for t in toks if t.kind == W))
+        words.append(tuple([(t.start, t.text) for t in toks if t.kind == W]))
         if not toks:
             continue
-        numbers.update(round(t.value, 6) for t in toks if t.kind == NUM)
+        numbers.update([round(t.value, 6) for t in toks if t.kind == NUM])
         if not claim and not prose and not _is_navigation_line(toks):
             prose += 1  # one line of prose is enough: a passage with any is not navigation
         extractor = _Extractor(toks, lang, text, 0)

@@ -28,6 +28,10 @@ def _fold(word: str) -> str:
 
 
 _TOKEN_RE = re.compile(
+    # A run of letters that neither a digit, a hyphen, an apostrophe nor "_" follows is a plain word: tried
+    # first, it is the commonest token, and none of the branches below can read it otherwise (each of them
+    # needs a digit, a hyphen or an apostrophe after the letters); it spares each word their failed tries.
+    r"(?P<plain>[^\W\d_]+)(?![\w'’\-])|"
     # names with digits ("COVID-19", "SARS-CoV-2", "H1N1") and decades ("1960s") are words, not numbers
     r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b)"
     r"|(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
@@ -148,7 +152,7 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         start, end = match.span()
         if base:
             start, end = start + base, end + base
-        if kind == "word":  # the commonest kind first
+        if kind == "plain" or kind == "word":  # the commonest kinds first
             folded_plain = plain.get(raw)
             if folded_plain is not None:
                 toks.append(_Tok(W, folded_plain, start, end))
