@@ -163,15 +163,17 @@ def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _is_navigation_line(toks: Sequence[_Tok]) -> bool:
+def _is_navigation_line(toks: Sequence[_Tok], line: str) -> bool:
     words = sum(1 for t in toks if t.kind == W)
     marks = sum(1 for t in toks if t.kind == SYM and t.text in lx.NAVIGATION_MARKS)
     ends = bool(toks) and toks[-1].kind == PUNCT and toks[-1].text in ".!?"
     if marks >= 2:
         return True
-    if any(t.text in {"©", "rights", "zastrzezone", "cookies"} for t in toks):
+    if "©" in line or any(t.text in {"rights", "zastrzezone", "cookies"} for t in toks):  # "©" is no token
         return True
-    return words < 4 or (not ends and words < 6)
+    # A short line that ends a sentence is prose ("Registration is not required.", "Registruotis nebūtina.");
+    # a short line without an end is a menu item or a heading.
+    return words < 2 if ends else words < 6
 
 
 def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
@@ -189,7 +191,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         if not toks:
             continue
         numbers.update([round(t.value, 6) for t in toks if t.kind == NUM])
-        if not claim and not prose and not _is_navigation_line(toks):
+        if not claim and not prose and not _is_navigation_line(toks, stext):
             prose += 1  # one line of prose is enough: a passage with any is not navigation
         extractor = _Extractor(toks, lang, text, 0)
         if lang == lx.PL:

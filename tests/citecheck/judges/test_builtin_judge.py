@@ -183,3 +183,17 @@ def test_verdicts_do_not_depend_on_which_words_the_judge_has_seen() -> None:
         JUDGE.judge(claim, passage)
     assert judged(cold=False) == cold
     assert {status for status, _span, _why in cold} >= {"supported", "contradicted", "unsupported"}
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Registration is required.", "Registration is not required.", "contradicted"),
+    ("Registruotis nebūtina.", "Registruotis nebūtina.", "supported"),
+    ("Rejestracja jest obowiązkowa.", "Rejestracja nie jest wymagana.", "contradicted"),
+    ("Acme offers a two-year warranty.", "Menu\nProducts\nSupport\n© 2025 Acme Ltd.", "unsupported"),
+])
+def test_a_short_sentence_is_evidence_and_a_menu_is_not(claim: str, passage: str, expected: str) -> None:
+    """A passage of one short sentence ("Registruotis nebūtina.") is judged like any other; a menu with a
+    copyright line is still navigation, not evidence."""
+    verdict = JUDGE.judge(claim, passage)
+    assert verdict.status == expected, verdict.rationale
+    assert ("navigation" in verdict.rationale) == (expected == "unsupported")
