@@ -122,7 +122,8 @@ for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
 # "working days", "dni robocze": a day unit that only equals the same count of days.
 WORKING_BEFORE = {"working", "business", "work", "roboczy", "robocze", "roboczych", "roboczego", "darbo"}
 WORKING_AFTER = {"roboczy", "robocze", "roboczych", "roboczego", "roboczym"}
-CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe", "kalendoriniu", "kalendorines"}
+CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe", "kalendarzowym", "kalendoriniu", "kalendorines",
+                  "kalendorinems", "kalendorine"}
 
 # Currency: symbol or word -> (ISO code, factor to the main unit).
 CURRENCY_BEFORE: dict[str, tuple[str, float]] = {
@@ -203,6 +204,45 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
+# --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
+# The word before the unit, the words skipped between ("za każdy produkt"), and the unit words.
+RATE_OPENERS = {EN: {"per", "a", "an", "each", "/"}, PL: {"za", "na", "/", "od"}, LT: {"per", "uz", "/", "kas"}}
+RATE_SKIPPED = {"every", "each", "one", "kazdy", "kazda", "kazde", "kazdego", "jeden", "jedna", "jedno",
+                "kiekviena", "kiekvienas", "viena", "vienas", "person", "osobe", "asmeni"}
+_RATE_UNITS = {
+    "hour": ["hour", "hr", "h", "godzine", "godz", "godzina", "valanda", "val"],
+    "day": ["day", "dzien", "dobe", "doba", "diena", "para"],
+    "night": ["night", "noc", "nakti"],
+    "week": ["week", "tydzien", "savaite"],
+    "month": ["month", "miesiac", "mies", "msc", "menesi"],
+    "year": ["year", "annum", "rok", "metus"],
+    "person": ["person", "head", "osobe", "osoba", "osoby", "asmeni"],
+    "item": ["item", "product", "piece", "unit", "sztuke", "szt", "produkt", "przedmiot", "preke", "vieneta"],
+    "order": ["order", "zamowienie", "uzsakyma"],
+    "parcel": ["parcel", "package", "shipment", "paczke", "przesylke", "siunta"],
+    "way": ["way"],
+}
+RATE_UNITS: dict[str, str] = {word: rate for rate, words in _RATE_UNITS.items() for word in words}
+# A price's rate said by its subject rather than after it: "the annual subscription is £45", "metinis abonementas".
+RATE_ADJECTIVES: dict[str, dict[str, set[str]]] = {
+    EN: {"year": {"annual", "yearly"}, "month": {"monthly"}, "week": {"weekly"}, "day": {"daily"},
+         "hour": {"hourly"}, "night": {"nightly"}},
+    PL: {"year": {"roczny", "roczna", "roczne", "rocznego", "rocznej", "rocznie"},
+         "month": {"miesieczny", "miesieczna", "miesieczne", "miesiecznego", "miesiecznej", "miesiecznie"},
+         "week": {"tygodniowy", "tygodniowa", "tygodniowe"}, "day": {"dzienny", "dzienna", "dzienne", "dobowy", "dobowa"},
+         "hour": {"godzinowy", "godzinowa"}},
+    LT: {"year": {"metinis", "metine", "metinio", "metines", "metinu"},
+         "month": {"menesinis", "menesine", "menesinio", "menesines"},
+         "week": {"savaitinis", "savaitine"}, "day": {"dieninis", "dienine"}},
+}
+# One word that says the rate itself: "monthly", "rocznie", "asmeniui".
+RATE_ADVERBS = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year",
+    "annually": "year", "godzinowo": "hour", "dziennie": "day", "tygodniowo": "week", "miesiecznie": "month",
+    "rocznie": "year", "asmeniui": "person", "menesiui": "month", "metams": "year", "parai": "day",
+    "dienai": "day", "valandai": "hour", "savaitei": "week", "nakciai": "night",
+}
+
 RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i", "iki", "ir"}
 RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy", "nuo", "tarp"}
 

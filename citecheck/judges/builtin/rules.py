@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
-from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
+from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
 from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
@@ -57,6 +57,15 @@ def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Anal
                  segment.sentence)
 
 
+def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
+    """:func:`_compare`, where a rate the passage's value lacks may be said by its subject ("the annual
+    subscription is £45" states "£45 a year")."""
+    outcome = _compare(q, p)
+    if outcome == OTHER and q.per - p.per and not p.bound and rate_named(q.per - p.per, segment.key, lang):
+        return MATCH
+    return outcome
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -99,7 +108,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     if top <= 0:
         return _Fact(UNSTATED, f"no value in the passage belongs to what the claim says '{label}' is for")
     tied = [item for item in scored if item[0] >= top - 0.05]
-    outcomes = [(_compare(q, p), coverage, support, segment, p) for _, coverage, support, segment, p in tied]
+    outcomes = [(_compare_in(q, p, segment, lang), coverage, support, segment, p)
+                 for _, coverage, support, segment, p in tied]
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
             if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
