@@ -350,6 +350,14 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
     LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
 }
 
+# "Free for the first two hours", "przez pierwsze 3 godziny", "pirmas 2 valandas": a price that holds only
+# for a first stretch of time or of items.
+FIRST_WORDS: dict[str, set[str]] = {
+    EN: {"first", "initial", "opening"},
+    PL: {"pierwsze", "pierwszych", "pierwszy", "pierwsza", "pierwszego", "pierwszej", "poczatkowe"},
+    LT: {"pirmas", "pirmasias", "pirmaja", "pirmus", "pirmosios", "pirmuosius", "pirmasis", "pirmoji"},
+}
+
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},

@@ -66,6 +66,41 @@ def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
     return outcome
 
 
+_FIRST_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.FIRST_WORDS.items()}
+# A price or a discount is limited by these in its own segment; a duration or a threshold of other kinds
+# is read by the rules about thresholds and durations.
+_LIMITED_DIMS = frozenset({"money", "percent"})
+
+
+def _limit_dropped(q: Quantity, p: Quantity, segment: Segment, claim_words: set[str], stated: _Analysis | None,
+                   lang: str) -> _Fact | None:
+    """"Members get 10% off" against "10% off on Tuesdays"; "Parking is free" against "free for the first two
+    hours"; "Children travel free" against "Children under 5 travel free": the passage's price or discount
+    holds only on a day, at a time, for a first stretch, or under or over a bound that the claim does not
+    state. Not backed by that segment (unstated, never contradicted: the claim may mean the same case)."""
+    # the segment's own days (an inherited one belongs to the sentence's other part); Lithuanian "pirm"
+    # is both Monday's stem and "first"
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    limit: str | None = None
+    if segment.own & weekdays and not claim_words & weekdays:
+        limit = "on some days"
+    elif segment.own & _FIRST_STEMS[lang] and not claim_words & _FIRST_STEMS[lang]:
+        limit = "for a first stretch"
+    else:
+        said = [c for s in stated.segments for c in s.quantities if c is not q] if stated is not None else []
+        for other in segment.quantities:
+            if other is p or not (other.bound or other.dim == "clock"):
+                continue
+            if other.dim == "money" and other.bound == "min":
+                continue  # a threshold ("free for orders over £60"): _threshold_dropped reads it
+            if not any(_comparable(c, other) and _compare(c, other) == MATCH for c in said):
+                limit = f"with '{other.text}'"
+                break
+    if limit is None:
+        return None
+    return _Fact(UNSTATED, f"the passage gives '{p.text}' only {limit}, which the claim does not state")
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -119,6 +154,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                 dropped = _threshold_dropped(q, p, segment, stated, lang)
                 if dropped is not None:
                     return dropped
+            if q.dim in _LIMITED_DIMS:
+                limited = _limit_dropped(q, p, segment, claim_words, stated, lang)
+                if limited is not None:
+                    return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
     if any(outcome == MATCH for outcome, *_ in outcomes):
         return _Fact(UNSTATED, f"'{label}' appears, but not for everything the claim ties it to")
