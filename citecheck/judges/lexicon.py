@@ -274,7 +274,8 @@ NEGATORS: dict[str, set[str]] = {
     PL: {"nie", "nigdy", "brak", "zaden", "zadna", "zadne", "zadnych", "ani"},
     # Lithuanian writes "not" as a prefix ("negalima", "nebeskaiciuojami"): the tokeniser splits it
     # off as "ne" (words.py), so the verb after it is compared like any other.
-    LT: {"ne", "nera", "niekada", "joks", "jokia", "jokiu", "jokio", "jokios", "nei"},
+    # "be" (without): "kainos be PVM" denies "kainos su PVM"
+    LT: {"ne", "nera", "niekada", "joks", "jokia", "jokiu", "jokio", "jokios", "nei", "be"},
 }
 OBLIGATION: dict[str, set[str]] = {
     EN: {"must", "required", "require", "requires", "mandatory", "compulsory", "obligatory", "shall",
@@ -308,9 +309,10 @@ OPTIONAL: dict[str, set[str]] = {
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
-         "non-refundable", "nonrefundable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
+         "non-refundable", "nonrefundable", "non-returnable", "nonreturnable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
-         "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
+         "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny",
+         "bezzwrotna", "bezzwrotny", "bezzwrotne", "bezzwrotnej", "bezzwrotnego"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
 }
 
@@ -318,9 +320,12 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
     EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
-         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund",
+         "non-returnable": "returnable", "nonreturnable": "returnable"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
-         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
+         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne",
+         "bezzwrotna": "zwrotna", "bezzwrotny": "zwrotna", "bezzwrotne": "zwrotna", "bezzwrotnej": "zwrotna",
+         "bezzwrotnego": "zwrotna"},
     LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
 }
 
@@ -432,6 +437,8 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"courier", "couriers", "locker", "lockers", "kurier", "kurierem", "kuriera", "kurierska", "kurierski",
      "kurjeris", "kurjerio", "kurjeriu", "pastomatas", "pastomata",
      "pastomatu", "pastomate"},
+    # a price before or after tax
+    {"net", "gross", "netto", "brutto", "neto", "bruto"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]

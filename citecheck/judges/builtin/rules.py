@@ -196,6 +196,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
             return _Fact(CONTRADICTED, "the passage names a different party for this", segment.sentence)
     compatible = _polarity_compatible(pol, segment.polarity)
     if coverage >= 0.999:
+        if compatible and _denied_alongside(key, pol, segment, passage):
+            return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
         if compatible:
             return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
@@ -205,6 +207,17 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if whole is not None:
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _Analysis) -> bool:
+    """"The jacket is water-resistant but not waterproof": the sentence that states the claim's words goes on
+    to deny one of them with the opposite polarity (a segment whose own words are all the claim's)."""
+    for other in passage.segments:
+        if other.sentence != segment.sentence or other is segment or not other.own or not other.own <= key:
+            continue
+        if (other.polarity.signal or pol.signal) and not _polarity_compatible(pol, other.polarity):
+            return True
+    return False
 
 
 def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) -> int | None:
@@ -499,6 +512,11 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
                 facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
+            # "The deposit is 200 zł and is refundable": a segment of the part with no value of its own says
+            # something of its own, judged as a statement (not carried by the value's match)
+            for segment in segments:
+                if segment.own and not segment.quantities:
+                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:
