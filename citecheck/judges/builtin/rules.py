@@ -66,6 +66,11 @@ def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
     return outcome
 
 
+# The words of a rate of time ("per hour", "rocznie"): compared as the price's rate, not as what it is for.
+# A rate of things ("za paczkę") keeps its words: "paczk" also names the parcel locker.
+_TIME_RATES = frozenset({"hour", "day", "night", "week", "month", "year"})
+_RATE_STEMS = {lang: frozenset(_stem(word, lang) for word, rate in (*lx.RATE_UNITS.items(), *lx.RATE_ADVERBS.items())
+                               if rate in _TIME_RATES) for lang in lx.LANGUAGES}
 _FIRST_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.FIRST_WORDS.items()}
 # A price or a discount is limited by these in its own segment; a duration or a threshold of other kinds
 # is read by the rules about thresholds and durations.
@@ -164,6 +169,9 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     best = max(outcomes, key=lambda item: item[1])
     outcome, coverage, _support, segment, p = best
     if outcome == MISMATCH and coverage >= 0.75:
+        if q.per != p.per:
+            return _Fact(CONTRADICTED, f"the passage gives '{p.text}' per {'/'.join(sorted(p.per)) or 'unit'} "
+                         f"where the claim says per {'/'.join(sorted(q.per)) or 'unit'}", segment.sentence)
         return _Fact(CONTRADICTED, f"the passage gives '{p.text}' where the claim says '{label}'", segment.sentence)
     if outcome == WITHIN:
         return _Fact(UNSTATED, f"'{label}' lies inside the passage's '{p.text}' but is not stated")
@@ -511,6 +519,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 for other in segment.quantities:
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
+                if q.per:
+                    key -= _RATE_STEMS[lang]  # "per hour" is the price's rate, compared with the price
                 facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
             # "The deposit is 200 zł and is refundable": a segment of the part with no value of its own says
             # something of its own, judged as a statement (not carried by the value's match)
