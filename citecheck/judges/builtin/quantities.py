@@ -498,6 +498,19 @@ def _close(a: float, b: float, exact: bool) -> bool:
 
 
 def _compare(c: Quantity, p: Quantity) -> str:
+    outcome = _compare_values(c, p)
+    if outcome != MATCH:
+        return outcome
+    # the same number, but the passage says less: "from £40" or "up to 50% off" does not state a price of
+    # £40 or a discount of 50%, nor a bare "£12" a price of "£12 per hour"
+    if p.bound and not c.bound and (c.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
+        return OTHER
+    if c.dim == "money" and c.per - p.per:
+        return OTHER
+    return MATCH
+
+
+def _compare_values(c: Quantity, p: Quantity) -> str:
     if c.dim == "date":
         assert c.date is not None and p.date is not None
         (cy, cm, cd), (py, pm, pd) = c.date, p.date
@@ -515,8 +528,6 @@ def _compare(c: Quantity, p: Quantity) -> str:
         return MATCH if _close(c.lo, p.lo if c.bound == "min" else p.hi, True) else MISMATCH
     if c.bound and p.bound and c.bound != p.bound:
         return MISMATCH
-    if p.bound and not c.bound and (c.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
-        return OTHER  # "from £40" or "up to 50% off" does not state a price of £40 or a discount of 50%
     if c.dim == "money":
         if c.unit == "*" or p.unit == "*":
             zero_c, zero_p = c.hi == 0, p.hi == 0
@@ -528,9 +539,8 @@ def _compare(c: Quantity, p: Quantity) -> str:
             return MATCH if c.unit == "*" else WITHIN
         if c.unit != p.unit:
             return MISMATCH  # another currency
-        if c.per - p.per:
-            # "£12 per hour" against "£12 per day" is another price; against a bare "£12" it is not stated
-            return MISMATCH if p.per else OTHER
+        if c.per - p.per and p.per:
+            return MISMATCH  # "£12 per hour" against "£12 per day" is another price
     exact = c.unit == p.unit
     if c.dim == "duration" and {c.unit, p.unit} in ({"day", "workday"}, {"day", "calday"}):
         exact = True  # "5 days" vs "5 working days" or "5 calendar days": the same count of days

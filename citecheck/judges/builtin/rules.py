@@ -522,10 +522,12 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 if q.per:
                     key -= _RATE_STEMS[lang]  # "per hour" is the price's rate, compared with the price
                 facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
-            # "The deposit is 200 zł and is refundable": a segment of the part with no value of its own says
-            # something of its own, judged as a statement (not carried by the value's match)
-            for segment in segments:
-                if segment.own and not segment.quantities:
+            # "The deposit is 200 zł and is refundable": a segment right after a clause with a value, with no
+            # value of its own, says something of its own, judged as a statement (not carried by the value's
+            # match); one that follows a bare date ("In 2014, ...") or comes first ("The same year, ...") only
+            # frames the value or is framed by it
+            for before, segment in zip(segments, segments[1:], strict=False):
+                if segment.own and not segment.quantities and before.quantities and before.own:
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
