@@ -122,7 +122,8 @@ for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
 # "working days", "dni robocze": a day unit that only equals the same count of days.
 WORKING_BEFORE = {"working", "business", "work", "roboczy", "robocze", "roboczych", "roboczego", "darbo"}
 WORKING_AFTER = {"roboczy", "robocze", "roboczych", "roboczego", "roboczym"}
-CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe", "kalendoriniu", "kalendorines"}
+CALENDAR_WORDS = {"calendar", "kalendarzowych", "kalendarzowe", "kalendarzowym", "kalendoriniu", "kalendorines",
+                  "kalendorinems", "kalendorine"}
 
 # Currency: symbol or word -> (ISO code, factor to the main unit).
 CURRENCY_BEFORE: dict[str, tuple[str, float]] = {
@@ -203,6 +204,45 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
+# --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
+# The word before the unit, the words skipped between ("za każdy produkt"), and the unit words.
+RATE_OPENERS = {EN: {"per", "a", "an", "each", "/"}, PL: {"za", "na", "/", "od"}, LT: {"per", "uz", "/", "kas"}}
+RATE_SKIPPED = {"every", "each", "one", "kazdy", "kazda", "kazde", "kazdego", "jeden", "jedna", "jedno",
+                "kiekviena", "kiekvienas", "viena", "vienas", "person", "osobe", "asmeni"}
+_RATE_UNITS = {
+    "hour": ["hour", "hr", "h", "godzine", "godz", "godzina", "valanda", "val"],
+    "day": ["day", "dzien", "dobe", "doba", "diena", "para"],
+    "night": ["night", "noc", "nakti"],
+    "week": ["week", "tydzien", "savaite"],
+    "month": ["month", "miesiac", "mies", "msc", "menesi"],
+    "year": ["year", "annum", "rok", "metus"],
+    "person": ["person", "head", "osobe", "osoba", "osoby", "asmeni"],
+    "item": ["item", "product", "piece", "unit", "sztuke", "szt", "produkt", "przedmiot", "preke", "vieneta"],
+    "order": ["order", "zamowienie", "uzsakyma"],
+    "parcel": ["parcel", "package", "shipment", "paczke", "przesylke", "siunta"],
+    "way": ["way"],
+}
+RATE_UNITS: dict[str, str] = {word: rate for rate, words in _RATE_UNITS.items() for word in words}
+# A price's rate said by its subject rather than after it: "the annual subscription is £45", "metinis abonementas".
+RATE_ADJECTIVES: dict[str, dict[str, set[str]]] = {
+    EN: {"year": {"annual", "yearly"}, "month": {"monthly"}, "week": {"weekly"}, "day": {"daily"},
+         "hour": {"hourly"}, "night": {"nightly"}},
+    PL: {"year": {"roczny", "roczna", "roczne", "rocznego", "rocznej", "rocznie"},
+         "month": {"miesieczny", "miesieczna", "miesieczne", "miesiecznego", "miesiecznej", "miesiecznie"},
+         "week": {"tygodniowy", "tygodniowa", "tygodniowe"}, "day": {"dzienny", "dzienna", "dzienne", "dobowy", "dobowa"},
+         "hour": {"godzinowy", "godzinowa"}},
+    LT: {"year": {"metinis", "metine", "metinio", "metines", "metinu"},
+         "month": {"menesinis", "menesine", "menesinio", "menesines"},
+         "week": {"savaitinis", "savaitine"}, "day": {"dieninis", "dienine"}},
+}
+# One word that says the rate itself: "monthly", "rocznie", "asmeniui".
+RATE_ADVERBS = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year",
+    "annually": "year", "godzinowo": "hour", "dziennie": "day", "tygodniowo": "week", "miesiecznie": "month",
+    "rocznie": "year", "asmeniui": "person", "menesiui": "month", "metams": "year", "parai": "day",
+    "dienai": "day", "valandai": "hour", "savaitei": "week", "nakciai": "night",
+}
+
 RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i", "iki", "ir"}
 RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy", "nuo", "tarp"}
 
@@ -234,7 +274,8 @@ NEGATORS: dict[str, set[str]] = {
     PL: {"nie", "nigdy", "brak", "zaden", "zadna", "zadne", "zadnych", "ani"},
     # Lithuanian writes "not" as a prefix ("negalima", "nebeskaiciuojami"): the tokeniser splits it
     # off as "ne" (words.py), so the verb after it is compared like any other.
-    LT: {"ne", "nera", "niekada", "joks", "jokia", "jokiu", "jokio", "jokios", "nei"},
+    # "be" (without): "kainos be PVM" denies "kainos su PVM"
+    LT: {"ne", "nera", "niekada", "joks", "jokia", "jokiu", "jokio", "jokios", "nei", "be"},
 }
 OBLIGATION: dict[str, set[str]] = {
     EN: {"must", "required", "require", "requires", "mandatory", "compulsory", "obligatory", "shall",
@@ -268,9 +309,10 @@ OPTIONAL: dict[str, set[str]] = {
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
-         "non-refundable", "nonrefundable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
+         "non-refundable", "nonrefundable", "non-returnable", "nonreturnable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
-         "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny"},
+         "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny",
+         "bezzwrotna", "bezzwrotny", "bezzwrotne", "bezzwrotnej", "bezzwrotnego"},
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
 }
 
@@ -278,9 +320,12 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
     EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
-         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund"},
+         "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund",
+         "non-returnable": "returnable", "nonreturnable": "returnable"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
-         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne"},
+         "nieczynny": "czynny", "niedostepne": "dostepne", "niedostepny": "dostepne", "niedostepna": "dostepne",
+         "bezzwrotna": "zwrotna", "bezzwrotny": "zwrotna", "bezzwrotne": "zwrotna", "bezzwrotnej": "zwrotna",
+         "bezzwrotnego": "zwrotna"},
     LT: {"uzdaryta": "dirba", "uzdarytas": "dirba", "uzdaryti": "dirba"},
 }
 
@@ -308,6 +353,14 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided", "if"},
     PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem", "jesli", "jezeli"},
     LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
+}
+
+# "Free for the first two hours", "przez pierwsze 3 godziny", "pirmas 2 valandas": a price that holds only
+# for a first stretch of time or of items.
+FIRST_WORDS: dict[str, set[str]] = {
+    EN: {"first", "initial", "opening"},
+    PL: {"pierwsze", "pierwszych", "pierwszy", "pierwsza", "pierwszego", "pierwszej", "poczatkowe"},
+    LT: {"pirmas", "pirmasias", "pirmaja", "pirmus", "pirmosios", "pirmuosius", "pirmasis", "pirmoji"},
 }
 
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
@@ -384,6 +437,8 @@ CONTRAST_GROUPS: list[set[str]] = [
     {"courier", "couriers", "locker", "lockers", "kurier", "kurierem", "kuriera", "kurierska", "kurierski",
      "kurjeris", "kurjerio", "kurjeriu", "pastomatas", "pastomata",
      "pastomatu", "pastomate"},
+    # a price before or after tax
+    {"net", "gross", "netto", "brutto", "neto", "bruto"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]

@@ -11,20 +11,24 @@ accepted within 30 days": the combiner may find the page about the claim, but th
 from __future__ import annotations
 
 from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
-from citecheck.judges.builtin.quantities import PAID, Quantity
+from citecheck.judges.builtin.quantities import EXACT_ONLY_WHEN_UNBOUNDED, PAID, Quantity, rate_named
 from citecheck.judges.builtin.rules import _contrast_conflict
 from citecheck.judges.builtin.words import _IMPLIED
 
 MIN_WORDS_STATED = 0.6
 
 
-def _same(q: Quantity, p: Quantity) -> bool:
+def _same(q: Quantity, p: Quantity, words: frozenset[str], lang: str) -> bool:
     if q.dim != p.dim:
         return False
     if q.dim == "date":
         return q.date == p.date or (q.date is not None and p.date is not None and _date_within(q.date, p.date))
     if q.dim in ("money", "count") and q.unit != p.unit and "*" not in (q.unit, p.unit):
         return False
+    if q.dim == "money" and q.per - p.per and not rate_named(q.per - p.per, words, lang):
+        return False  # "£12 per hour" is not stated by "£12 per day" nor by a bare "£12"
+    if p.bound and not q.bound and (q.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
+        return False  # "from £40" does not state "£40"
     if q.dim == "money" and q.unit == "*" and q.hi == PAID:
         return p.hi != 0  # "paid" is stated by any price
     claimed = {round(q.lo, 6), round(q.hi, 6)}
@@ -47,7 +51,7 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     span_quantities = [p for segment in stated.segments for p in segment.quantities]
     for segment in said.segments:
         for q in segment.quantities:
-            if not any(_same(q, p) for p in span_quantities):
+            if not any(_same(q, p, stated.all_words, lang) for p in span_quantities):
                 return f"the span does not state the claim's {q.text or q.dim}"
     span_values = set(stated.numbers)
     for p in span_quantities:

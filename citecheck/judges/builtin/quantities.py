@@ -30,6 +30,8 @@ class Quantity:
     date: tuple[int | None, int | None, frozenset[int] | None] | None = None
     head: frozenset[str] = frozenset()
     text: str = ""
+    per: frozenset[str] = frozenset()
+    up_to: bool = False  # said with "up to": a ceiling, not the usual value ("takes up to 10 days")  # what a price is for: "£12 per person per day" -> {"person", "day"}
 
 
 def _twelve_hour(hour: float, half: str) -> float:
@@ -99,7 +101,10 @@ class _Extractor:
              date: tuple[int | None, int | None, frozenset[int] | None] | None = None,
              alts: tuple[float, ...] | None = None, head: frozenset[str] = frozenset(),
              bound_at: int | None = None) -> int:
-        bound = self._bound(bound_at if bound_at is not None else a)
+        at = bound_at if bound_at is not None else a
+        bound = self._bound(at)
+        if bound == "min" and dim == "money" and self._word(a - 1) == "po":
+            bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end
         self.quantities.append(
             Quantity(
@@ -107,6 +112,8 @@ class _Extractor:
                 start=start, end=end, tok_start=a, tok_end=b, bound=bound, date=date,
                 alts=tuple(v * factor for v in alts) if alts else None, head=head,
                 text=self.text[start - self.base : end - self.base],
+                per=self._rates(b) if dim == "money" else frozenset(),
+                up_to=bound == "max" and self._word(at - 1) == "to" and self._word(at - 2) == "up",
             )
         )
         self.used.update(range(a, b))
@@ -121,6 +128,28 @@ class _Extractor:
             if n <= len(words) and tuple(words[-n:]) == phrase:
                 return kind
         return None
+
+    def _rates(self, k: int) -> frozenset[str]:
+        """What the price ending before token ``k`` is for: "per day", "a month", "za każdy produkt",
+        "už siuntą", "asmeniui", "monthly", "per person each way" (two); empty when nothing says."""
+        rates: set[str] = set()
+        while len(rates) < 2:
+            word = self._word(k)
+            if word in lx.RATE_ADVERBS:
+                rates.add(lx.RATE_ADVERBS[word])
+                k += 1
+                continue
+            if word not in lx.RATE_OPENERS[self.lang]:
+                break
+            k += 1
+            if self._word(k) in lx.RATE_SKIPPED and self._word(k + 1) in lx.RATE_UNITS:
+                k += 1
+            rate = lx.RATE_UNITS.get(self._word(k))
+            if rate is None:
+                break
+            rates.add(rate)
+            k += 1
+        return frozenset(rates)
 
     def _word(self, k: int) -> str:
         return self.toks[k].text if 0 <= k < len(self.toks) and self.toks[k].kind in (W, SYM) else ""
@@ -300,12 +329,13 @@ class _Extractor:
         if hyphen:
             k += 1
         word = toks[k].text if k < len(toks) and toks[k].kind in (W, SYM) else ""
-        working = False
+        working = calendar = False
         if word in lx.WORKING_BEFORE and k + 1 < len(toks) and toks[k + 1].text in lx.UNITS:
             working = True
             k += 1
             word = toks[k].text
         elif word in lx.CALENDAR_WORDS and k + 1 < len(toks) and toks[k + 1].text in lx.UNITS:
+            calendar = True
             k += 1
             word = toks[k].text
         if word in lx.CURRENCY_AFTER and not hyphen:
@@ -338,8 +368,13 @@ class _Extractor:
             if unit == "day" and end < len(toks) and toks[end].text in lx.WORKING_AFTER:
                 working = True
                 end += 1
+            elif unit == "day" and end < len(toks) and toks[end].text in lx.CALENDAR_WORDS:
+                calendar = True  # "14 dni kalendarzowych"
+                end += 1
             if working and unit == "day":
                 unit = "workday"
+            elif calendar and unit == "day":
+                unit = "calday"  # "calendar days": plain days, but never working days
             head = self._head(end) if hyphen else frozenset()
             if end < len(toks) and toks[end].text == "old" and unit == "year":
                 end += 1
@@ -425,6 +460,10 @@ def _pl_compound(word: str) -> tuple[float, str] | None:
 # --- comparing quantities --------------------------------------------------------------------
 
 MATCH, MISMATCH, WITHIN = "match", "mismatch", "within"
+OTHER = "other"  # the claim's value says more than the passage's (a rate or an exact amount it does not give)
+# A price or a discount the passage bounds ("from £40", "nuo 4 €", "up to 50%", "do 40%") is not the
+# exact one a claim states; a bounded duration ("within 14 days") is how a period is said, and stays.
+EXACT_ONLY_WHEN_UNBOUNDED = frozenset({"money", "percent"})
 PAID = -1.0  # the value of "paid" with no amount (free is 0)
 
 
@@ -441,6 +480,17 @@ def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:
     return True
 
 
+_RATE_ADJECTIVE_STEMS = {lang: {rate: frozenset(_stem(word, lang) for word in words) for rate, words in table.items()}
+                         for lang, table in lx.RATE_ADJECTIVES.items()}
+
+
+def rate_named(rates: frozenset[str], words: frozenset[str] | set[str], lang: str) -> bool:
+    """Every rate of ``rates`` is said by an adjective among ``words`` (content stems): "the annual
+    subscription is £45" gives £45 a year."""
+    table = _RATE_ADJECTIVE_STEMS[lang]
+    return all(table.get(rate, frozenset()) & words for rate in rates)
+
+
 def _close(a: float, b: float, exact: bool) -> bool:
     if exact:
         return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
@@ -448,6 +498,19 @@ def _close(a: float, b: float, exact: bool) -> bool:
 
 
 def _compare(c: Quantity, p: Quantity) -> str:
+    outcome = _compare_values(c, p)
+    if outcome != MATCH:
+        return outcome
+    # the same number, but the passage says less: "from £40" or "up to 50% off" does not state a price of
+    # £40 or a discount of 50%, nor a bare "£12" a price of "£12 per hour"
+    if p.bound and not c.bound and (c.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
+        return OTHER
+    if c.dim == "money" and c.per - p.per:
+        return OTHER
+    return MATCH
+
+
+def _compare_values(c: Quantity, p: Quantity) -> str:
     if c.dim == "date":
         assert c.date is not None and p.date is not None
         (cy, cm, cd), (py, pm, pd) = c.date, p.date
@@ -476,9 +539,11 @@ def _compare(c: Quantity, p: Quantity) -> str:
             return MATCH if c.unit == "*" else WITHIN
         if c.unit != p.unit:
             return MISMATCH  # another currency
+        if c.per - p.per and p.per:
+            return MISMATCH  # "£12 per hour" against "£12 per day" is another price
     exact = c.unit == p.unit
-    if c.dim == "duration" and {c.unit, p.unit} == {"day", "workday"}:
-        exact = True  # "5 days" vs "5 working days": the same count of days
+    if c.dim == "duration" and {c.unit, p.unit} in ({"day", "workday"}, {"day", "calday"}):
+        exact = True  # "5 days" vs "5 working days" or "5 calendar days": the same count of days
     elif c.dim == "duration" and "workday" in (c.unit, p.unit) and c.unit != p.unit:
         return MISMATCH
     if p.alts:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
-from citecheck.judges.builtin.quantities import MATCH, MISMATCH, WITHIN, Quantity, _comparable, _compare
+from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
 from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
@@ -57,6 +57,55 @@ def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Anal
                  segment.sentence)
 
 
+def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
+    """:func:`_compare`, where a rate the passage's value lacks may be said by its subject ("the annual
+    subscription is £45" states "£45 a year")."""
+    outcome = _compare(q, p)
+    if outcome == OTHER and q.per - p.per and not p.bound and rate_named(q.per - p.per, segment.key, lang):
+        return MATCH
+    return outcome
+
+
+# The words of a rate of time ("per hour", "rocznie"): compared as the price's rate, not as what it is for.
+# A rate of things ("za paczkę") keeps its words: "paczk" also names the parcel locker.
+_TIME_RATES = frozenset({"hour", "day", "night", "week", "month", "year"})
+_RATE_STEMS = {lang: frozenset(_stem(word, lang) for word, rate in (*lx.RATE_UNITS.items(), *lx.RATE_ADVERBS.items())
+                               if rate in _TIME_RATES) for lang in lx.LANGUAGES}
+_FIRST_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.FIRST_WORDS.items()}
+# A price or a discount is limited by these in its own segment; a duration or a threshold of other kinds
+# is read by the rules about thresholds and durations.
+_LIMITED_DIMS = frozenset({"money", "percent"})
+
+
+def _limit_dropped(q: Quantity, p: Quantity, segment: Segment, claim_words: set[str], stated: _Analysis | None,
+                   lang: str) -> _Fact | None:
+    """"Members get 10% off" against "10% off on Tuesdays"; "Parking is free" against "free for the first two
+    hours"; "Children travel free" against "Children under 5 travel free": the passage's price or discount
+    holds only on a day, at a time, for a first stretch, or under or over a bound that the claim does not
+    state. Not backed by that segment (unstated, never contradicted: the claim may mean the same case)."""
+    # the segment's own days (an inherited one belongs to the sentence's other part); Lithuanian "pirm"
+    # is both Monday's stem and "first"
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    limit: str | None = None
+    if segment.own & weekdays and not claim_words & weekdays:
+        limit = "on some days"
+    elif segment.own & _FIRST_STEMS[lang] and not claim_words & _FIRST_STEMS[lang]:
+        limit = "for a first stretch"
+    else:
+        said = [c for s in stated.segments for c in s.quantities if c is not q] if stated is not None else []
+        for other in segment.quantities:
+            if other is p or not (other.bound or other.dim == "clock"):
+                continue
+            if other.dim == "money" and other.bound == "min":
+                continue  # a threshold ("free for orders over £60"): _threshold_dropped reads it
+            if not any(_comparable(c, other) and _compare(c, other) == MATCH for c in said):
+                limit = f"with '{other.text}'"
+                break
+    if limit is None:
+        return None
+    return _Fact(UNSTATED, f"the passage gives '{p.text}' only {limit}, which the claim does not state")
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -99,7 +148,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     if top <= 0:
         return _Fact(UNSTATED, f"no value in the passage belongs to what the claim says '{label}' is for")
     tied = [item for item in scored if item[0] >= top - 0.05]
-    outcomes = [(_compare(q, p), coverage, support, segment, p) for _, coverage, support, segment, p in tied]
+    outcomes = [(_compare_in(q, p, segment, lang), coverage, support, segment, p)
+                 for _, coverage, support, segment, p in tied]
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
             if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
@@ -109,12 +159,19 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                 dropped = _threshold_dropped(q, p, segment, stated, lang)
                 if dropped is not None:
                     return dropped
+            if q.dim in _LIMITED_DIMS:
+                limited = _limit_dropped(q, p, segment, claim_words, stated, lang)
+                if limited is not None:
+                    return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
     if any(outcome == MATCH for outcome, *_ in outcomes):
         return _Fact(UNSTATED, f"'{label}' appears, but not for everything the claim ties it to")
     best = max(outcomes, key=lambda item: item[1])
     outcome, coverage, _support, segment, p = best
     if outcome == MISMATCH and coverage >= 0.75:
+        if q.per != p.per:
+            return _Fact(CONTRADICTED, f"the passage gives '{p.text}' per {'/'.join(sorted(p.per)) or 'unit'} "
+                         f"where the claim says per {'/'.join(sorted(q.per)) or 'unit'}", segment.sentence)
         return _Fact(CONTRADICTED, f"the passage gives '{p.text}' where the claim says '{label}'", segment.sentence)
     if outcome == WITHIN:
         return _Fact(UNSTATED, f"'{label}' lies inside the passage's '{p.text}' but is not stated")
@@ -147,6 +204,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
             return _Fact(CONTRADICTED, "the passage names a different party for this", segment.sentence)
     compatible = _polarity_compatible(pol, segment.polarity)
     if coverage >= 0.999:
+        if compatible and _denied_alongside(key, pol, segment, passage):
+            return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
         if compatible:
             return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
@@ -156,6 +215,17 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if whole is not None:
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _Analysis) -> bool:
+    """"The jacket is water-resistant but not waterproof": the sentence that states the claim's words goes on
+    to deny one of them with the opposite polarity (a segment whose own words are all the claim's)."""
+    for other in passage.segments:
+        if other.sentence != segment.sentence or other is segment or not other.own or not other.own <= key:
+            continue
+        if (other.polarity.signal or pol.signal) and not _polarity_compatible(pol, other.polarity):
+            return True
+    return False
 
 
 def _stated_across_segments(key: set[str], pol: Polarity, passage: _Analysis) -> int | None:
@@ -449,7 +519,16 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 for other in segment.quantities:
                     if other is not q:
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
+                if q.per:
+                    key -= _RATE_STEMS[lang]  # "per hour" is the price's rate, compared with the price
                 facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
+            # "The deposit is 200 zł and is refundable": a segment right after a clause with a value, with no
+            # value of its own, says something of its own, judged as a statement (not carried by the value's
+            # match); one that follows a bare date ("In 2014, ...") or comes first ("The same year, ...") only
+            # frames the value or is framed by it
+            for before, segment in zip(segments, segments[1:], strict=False):
+                if segment.own and not segment.quantities and before.quantities and before.own:
+                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
         elif part_key:
             facts.append(_judge_statement(part_key, part_pol, page, lang))
     if not facts:

@@ -368,3 +368,69 @@ def test_a_service_withdrawn_is_no_longer_available() -> None:
     passage = "The left-luggage service has been withdrawn since March."
     assert status("The left-luggage service is still available.", passage) == "contradicted"
     assert status("Children under 5 travel without paying.", "Children under 5 travel free.") == "supported"
+
+
+# --- false supports of the eighth dev batch (d8): what a value means, not only its number ---------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Faulty goods are replaced within 10 working days.", "Faulty goods are replaced within 10 calendar days.",
+     "contradicted"),
+    ("Wymiana wadliwego towaru następuje w ciągu 10 dni kalendarzowych.",
+     "Wymiana wadliwego towaru następuje w ciągu 10 dni roboczych.", "contradicted"),
+    ("Sugedusi prekė pakeičiama per 10 darbo dienų.", "Sugedusi prekė pakeičiama per 10 kalendorinių dienų.",
+     "contradicted"),
+    ("Faulty goods are replaced within 10 days.", "Faulty goods are replaced within 10 calendar days.", "supported"),
+])
+def test_calendar_days_are_not_working_days(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Kayak hire costs £30 per hour.", "Kayak hire costs £30 per day.", "contradicted"),
+    ("Wypożyczenie kajaka kosztuje 90 zł za dzień.", "Wypożyczenie kajaka kosztuje 90 zł za godzinę.", "contradicted"),
+    ("Wypożyczenie kajaka kosztuje 90 zł za osobę.", "Wypożyczenie kajaka kosztuje 90 zł za kajak.", "unsupported"),
+    ("Baidarės nuoma kainuoja 20 € už valandą.", "Baidarės nuoma kainuoja 20 € už parą.", "contradicted"),
+    ("Kayak hire costs £30 per day.", "Kayak hire costs £30 per person per day.", "supported"),
+    ("The allotment costs £60 a year.", "The annual allotment fee is £60.", "supported"),
+])
+def test_a_price_for_another_unit_of_time_or_thing_is_another_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Screen repairs cost £60.", "Screen repairs start from £60."),
+    ("Naprawa ekranu kosztuje 200 zł.", "Naprawa ekranu kosztuje od 200 zł."),
+    ("Ekrano remontas kainuoja 60 €.", "Ekrano remontas kainuoja nuo 60 €."),
+    ("Winter coats are 70% off.", "Winter coats are up to 70% off."),
+    ("Repairs take 15 working days.", "Repairs take up to 15 working days."),
+])
+def test_a_bounded_price_or_discount_does_not_back_an_exact_one(claim: str, passage: str) -> None:
+    assert status(claim, passage) != "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Seniors get 20% off cinema tickets.", "Seniors get 20% off cinema tickets on Wednesdays."),
+    ("Parking at the station is free.", "Parking at the station is free for the first 30 minutes."),
+    ("Parkowanie przy dworcu jest bezpłatne.", "Parkowanie przy dworcu jest bezpłatne przez pierwsze 30 minut."),
+    ("Dogs travel free on the bus.", "Dogs under 10 kg travel free on the bus."),
+])
+def test_a_price_the_passage_limits_is_not_backed_without_the_limit(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "unsupported"
+
+
+def test_a_price_stated_with_its_limit_is_still_supported() -> None:
+    passage = "Seniors get 20% off cinema tickets on Wednesdays."
+    assert status("Seniors get 20% off cinema tickets on Wednesdays.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Opłata rezerwacyjna wynosi 50 zł i jest zwrotna.", "Opłata rezerwacyjna wynosi 50 zł i jest bezzwrotna.",
+     "contradicted"),
+    ("Rezervacijos mokestis yra 15 € ir jis grąžinamas.", "Rezervacijos mokestis yra 15 € ir jis negrąžinamas.",
+     "contradicted"),
+    ("Bilietų kainos nurodytos be PVM.", "Bilietų kainos nurodytos su PVM.", "contradicted"),
+    ("Ceny biletów podano brutto.", "Ceny biletów podano netto.", "unsupported"),
+    ("The tent is windproof.", "The tent is wind-resistant but not windproof.", "contradicted"),
+])
+def test_a_statement_the_passage_denies_is_not_supported(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
