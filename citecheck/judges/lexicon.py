@@ -363,6 +363,31 @@ FIRST_WORDS: dict[str, set[str]] = {
     LT: {"pirmas", "pirmasias", "pirmaja", "pirmus", "pirmosios", "pirmuosius", "pirmasis", "pirmoji"},
 }
 
+# A passage sentence that only says a thing may happen ("vans may be charged", "może zostać obciążony",
+# "gali būti skaičiuojami") does not back a claim that it does happen: the span must carry the claim's
+# own modal. Folded words; a pair is a phrase.
+HEDGE_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("may", "be"), ("might", "be"), ("could", "be"), ("may", "apply"), ("may", "charge")],
+    PL: [("moze", "zostac"), ("moga", "zostac"), ("moze", "byc"), ("moga", "byc"), ("moze", "pobrac"),
+         ("moze", "naliczyc"), ("mozemy", "pobrac"), ("mozemy", "naliczyc")],
+    LT: [("gali", "buti")],
+}
+HEDGE_CLAIM_WORDS: dict[str, set[str]] = {
+    EN: {"may", "might", "could", "can", "possibly", "possible"},
+    PL: {"moze", "moga", "mozemy", "mozna", "mozliwe", "ewentualnie"},
+    LT: {"gali", "galima", "galimi", "galimas", "galbut"},
+}
+# Words that narrow what a passage sentence is about to one variant ("a temporary passport", "unworn
+# shoes"): a span with one of these does not back a claim that leaves it out, which speaks of every kind.
+NARROWING_WORDS: dict[str, set[str]] = {
+    EN: {"temporary", "unworn", "unused", "unopened", "used", "damaged", "refurbished", "digital", "printed"},
+    PL: {"tymczasowy", "tymczasowa", "tymczasowe", "tymczasowego", "nieuzywany", "nieuzywane", "nieuzywana",
+         "nieotwarty", "nieotwarte", "uzywany", "uzywane", "uszkodzony", "uszkodzone", "cyfrowy", "cyfrowa",
+         "cyfrowe", "drukowany", "drukowana"},
+    LT: {"laikinas", "laikinasis", "laikina", "laikinoji", "nenaudotas", "nenaudota", "nenaudotus", "naudotas",
+         "naudota", "sugadintas", "sugadinta", "skaitmeninis", "skaitmenine"},
+}
+
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},
@@ -439,6 +464,10 @@ CONTRAST_GROUPS: list[set[str]] = [
      "pastomatu", "pastomate"},
     # a price before or after tax
     {"net", "gross", "netto", "brutto", "neto", "bruto"},
+    # where a thing is served or done on the premises: breakfast "in the restaurant" is not "in the rooms"
+    {"restaurant", "room", "rooms", "bar", "lobby", "reception", "restauracja", "restauracji", "pokoj", "pokoju",
+     "pokojach", "recepcja", "recepcji", "restoranas", "restorane", "kambarys", "kambaryje", "kambariuose",
+     "registratura", "registraturoje"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]

@@ -10,10 +10,16 @@ accepted within 30 days": the combiner may find the page about the claim, but th
 
 from __future__ import annotations
 
-from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
+import re
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage, _content_stem
 from citecheck.judges.builtin.quantities import EXACT_ONLY_WHEN_UNBOUNDED, PAID, Quantity, rate_named
 from citecheck.judges.builtin.rules import _contrast_conflict
-from citecheck.judges.builtin.words import _IMPLIED
+from citecheck.judges.builtin.words import _IMPLIED, _fold
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_HEDGE_FIRST = {lang: {phrase[0] for phrase in phrases} for lang, phrases in lx.HEDGE_PHRASES.items()}
 
 MIN_WORDS_STATED = 0.6
 
@@ -75,4 +81,28 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
         return f"the span states only {max(shares):.0%} of the claim's content words"
     if _contrast_conflict(set(said.all_words), set(stated.all_words), lang):
         return "the span is about another case of the same kind (another ticket, party or way of delivery)"
+    return _hedged_or_narrower(claim, span, said.all_words, lang)
+
+
+def _hedged_or_narrower(claim: str, span: str, claim_stems: frozenset[str], lang: str) -> str | None:
+    """What the span says beyond the claim that keeps it from backing it: only that the claim's own act may
+    happen ("may be charged" for "is charged"; not "lent for three weeks and may be renewed" for "lent for
+    3 weeks"), or only of a narrower variant ("temporary passport" for "passport")."""
+    span_words = _WORD_RE.findall(_fold(span))
+    span_set = set(span_words)
+    hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
+    narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
+    if not hedged and not narrowing:
+        return None  # the common case: one set test, no claim words read
+    claim_set = set(_WORD_RE.findall(_fold(claim)))
+    if hedged and claim_set.isdisjoint(lx.HEDGE_CLAIM_WORDS.get(lang, ())):
+        for phrase in lx.HEDGE_PHRASES[lang]:
+            for i, word in enumerate(span_words[: len(span_words) - len(phrase) + 1]):
+                if word != phrase[0] or tuple(span_words[i : i + len(phrase)]) != phrase:
+                    continue
+                act = span_words[i + len(phrase) - 1 : i + len(phrase) + 2]  # "charge" itself, or what follows
+                if any(_content_stem(w, lang) in claim_stems for w in act):
+                    return f"the span says only that it may happen ('{' '.join(phrase)}')"
+    if narrowing - claim_set:
+        return f"the span speaks only of a narrower kind ('{sorted(narrowing - claim_set)[0]}')"
     return None

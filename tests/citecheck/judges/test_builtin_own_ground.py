@@ -434,3 +434,35 @@ def test_a_price_stated_with_its_limit_is_still_supported() -> None:
 ])
 def test_a_statement_the_passage_denies_is_not_supported(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Vans are charged £10 per visit.", "Cars enter free. Vans may be charged £10 per visit."),
+    ("Klient jest obciążany opłatą 15 zł za ponowną wysyłkę.",
+     "Klient może zostać obciążony opłatą 15 zł za ponowną wysyłkę."),
+    ("Už vėluojantį mokestį skaičiuojami delspinigiai.", "Už vėluojantį mokestį gali būti skaičiuojami delspinigiai."),
+])
+def test_a_thing_that_only_may_happen_does_not_back_that_it_happens(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "unsupported"
+
+
+def test_a_hedge_on_another_act_of_the_sentence_does_not_undo_its_support() -> None:
+    passage = "Books are lent for three weeks and may be renewed twice."
+    assert status("Books are lent for 3 weeks.", passage) == "supported"
+    assert status("Vans may be charged £10 per visit.", "Vans may be charged £10 per visit.") == "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Paszport jest ważny do 12 miesięcy.", "Paszport tymczasowy jest ważny do 12 miesięcy."),
+    ("Customers can return shoes within 30 days of delivery.",
+     "Customers can return unworn shoes within 30 days of delivery."),
+])
+def test_a_span_about_a_narrower_variant_does_not_back_the_whole_kind(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "unsupported"
+    assert status(passage, passage) == "supported"
+
+
+def test_a_place_on_the_premises_is_not_another_place() -> None:
+    passage = "Breakfast is served in the restaurant from 7am to 10am."
+    assert status("Breakfast is served in the rooms from 7am to 10am.", passage) == "unsupported"
+    assert status("Breakfast is served in the restaurant from 7am to 10am.", passage) == "supported"
