@@ -42,7 +42,7 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "szescdziesiat": 60, "szescdziesieciu": 60, "siedemdziesiat": 70, "osiemdziesiat": 80,
         "dziewiecdziesiat": 90, "sto": 100, "stu": 100, "dwiescie": 200, "trzysta": 300,
         "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
-        "tysiecy": 1000,
+        "tysiecy": 1000, "pol": 0.5,  # "pół roku" = six months
     },
     LT: {
         "nulis": 0,
@@ -58,7 +58,7 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "trylika": 13, "keturiolika": 14, "penkiolika": 15, "sesiolika": 16, "septyniolika": 17,
         "astuoniolika": 18, "devyniolika": 19, "dvidesimt": 20, "trisdesimt": 30, "keturiasdesimt": 40,
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
-        "tukstancio": 1000, "tukstanciu": 1000,
+        "tukstancio": 1000, "tukstanciu": 1000, "puse": 0.5, "puses": 0.5, "pusei": 0.5,  # "pusę metų"
     },
 }
 
@@ -464,6 +464,9 @@ CONTRAST_GROUPS: list[set[str]] = [
      "pastomatu", "pastomate"},
     # a price before or after tax
     {"net", "gross", "netto", "brutto", "neto", "bruto"},
+    # the event a time limit runs from: "within 14 days of delivery" is not "of receiving the return"
+    {"delivery", "purchase", "receiving", "receipt", "invoice", "doreczenia", "zakupu", "otrzymania",
+     "odebrania", "zlozenia", "pristatymo", "pirkimo", "gavimo"},
     # where a thing is served or done on the premises: breakfast "in the restaurant" is not "in the rooms"
     {"restaurant", "room", "rooms", "bar", "lobby", "reception", "restauracja", "restauracji", "pokoj", "pokoju",
      "pokojach", "recepcja", "recepcji", "restoranas", "restorane", "kambarys", "kambaryje", "kambariuose",

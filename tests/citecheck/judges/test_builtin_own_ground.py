@@ -466,3 +466,18 @@ def test_a_place_on_the_premises_is_not_another_place() -> None:
     passage = "Breakfast is served in the restaurant from 7am to 10am."
     assert status("Breakfast is served in the rooms from 7am to 10am.", passage) == "unsupported"
     assert status("Breakfast is served in the restaurant from 7am to 10am.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Leidimas galioja šešis mėnesius.", "Leidimas galioja pusę metų."),
+    ("Karnet jest ważny 6 miesięcy.", "Karnet jest ważny pół roku."),
+])
+def test_half_a_year_is_six_months(claim: str, passage: str) -> None:
+    assert status(claim, passage) == "supported"
+    assert status(claim.replace("šešis", "devynis").replace("6", "9"), passage) != "supported"
+
+
+def test_a_time_limit_counted_from_another_event_is_not_backed() -> None:
+    passage = "Refunds are issued within 14 days of receiving the return."
+    assert status("Refunds are issued within 14 days of delivery.", passage) == "unsupported"
+    assert status("Refunds are issued within 14 days of receiving the return.", passage) == "supported"
