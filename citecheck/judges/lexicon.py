@@ -388,6 +388,15 @@ NARROWING_WORDS: dict[str, set[str]] = {
          "naudota", "sugadintas", "sugadinta", "skaitmeninis", "skaitmenine"},
 }
 
+# Words by which a claim says a thing holds wherever or whichever ("at any office", "w dowolnym urzędzie",
+# "bet kuriame skyriuje"): the span must say so too (any of these or of UNIVERSAL_WORDS), or it speaks of
+# one place or case only ("collected at the office where you applied").
+ANY_SCOPE_WORDS: dict[str, set[str]] = {
+    EN: {"any", "anywhere", "whichever"},
+    PL: {"dowolny", "dowolna", "dowolne", "dowolnym", "dowolnej", "dowolnego", "kazdym"},
+    LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
+}
+
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},

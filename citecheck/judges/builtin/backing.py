@@ -18,6 +18,7 @@ from citecheck.judges.builtin.quantities import EXACT_ONLY_WHEN_UNBOUNDED, PAID,
 from citecheck.judges.builtin.rules import _contrast_conflict
 from citecheck.judges.builtin.words import _IMPLIED, _fold
 
+_NOT_SCOPE = {"more", "longer"}  # "any more", "any longer" say nothing of scope
 _WORD_RE = re.compile(r"[^\W_]+")
 _HEDGE_FIRST = {lang: {phrase[0] for phrase in phrases} for lang, phrases in lx.HEDGE_PHRASES.items()}
 
@@ -42,6 +43,16 @@ def _same(q: Quantity, p: Quantity, words: frozenset[str], lang: str) -> bool:
     return bool(claimed & stated)
 
 
+def _range_end(q: Quantity, span_quantities: list[Quantity], words: frozenset[str], lang: str) -> Quantity | None:
+    """The end of the span's range that starts at the claim's "from" date ("from 1 December to 24 December"):
+    the unbounded date right after it."""
+    for i, p in enumerate(span_quantities[:-1]):
+        following = span_quantities[i + 1]
+        if p.bound == "min" and _same(q, p, words, lang) and following.dim == "date" and following.bound is None:
+            return following
+    return None
+
+
 def _date_within(claimed: tuple[int | None, int | None, frozenset[int] | None],
                  stated: tuple[int | None, int | None, frozenset[int] | None]) -> bool:
     """"1 April" is stated by "1 April 2025": every part the claim names is the span's."""
@@ -55,10 +66,14 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     said = _analyse_claim(claim, lang)
     stated = _analyse_passage(span, lang)
     span_quantities = [p for segment in stated.segments for p in segment.quantities]
-    for segment in said.segments:
-        for q in segment.quantities:
-            if not any(_same(q, p, stated.all_words, lang) for p in span_quantities):
-                return f"the span does not state the claim's {q.text or q.dim}"
+    claim_quantities = [q for segment in said.segments for q in segment.quantities]
+    for q in claim_quantities:
+        if not any(_same(q, p, stated.all_words, lang) for p in span_quantities):
+            return f"the span does not state the claim's {q.text or q.dim}"
+        if q.dim == "date" and q.bound == "min":
+            end = _range_end(q, span_quantities, stated.all_words, lang)
+            if end is not None and not any(_same(c, end, stated.all_words, lang) for c in claim_quantities):
+                return f"the span gives the claim's '{q.text}' only up to '{end.text}'"
     span_values = set(stated.numbers)
     for p in span_quantities:
         span_values.update((round(p.lo, 6), round(p.hi, 6), round(p.raw_lo, 6), round(p.raw_hi, 6)))
@@ -85,16 +100,21 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
 
 
 def _hedged_or_narrower(claim: str, span: str, claim_stems: frozenset[str], lang: str) -> str | None:
-    """What the span says beyond the claim that keeps it from backing it: only that the claim's own act may
+    """What keeps the span from backing the claim: it does not say "any" where the claim does; it says only that the claim's own act may
     happen ("may be charged" for "is charged"; not "lent for three weeks and may be renewed" for "lent for
     3 weeks"), or only of a narrower variant ("temporary passport" for "passport")."""
     span_words = _WORD_RE.findall(_fold(span))
     span_set = set(span_words)
+    claim_words = _WORD_RE.findall(_fold(claim))
+    claim_set = set(claim_words)
+    scope = lx.ANY_SCOPE_WORDS.get(lang, set())
+    if (not claim_set.isdisjoint(scope) and span_set.isdisjoint(scope) and span_set.isdisjoint(lx.UNIVERSAL_WORDS[lang])
+            and any(w in scope and nxt not in _NOT_SCOPE for w, nxt in zip(claim_words, claim_words[1:] + [""], strict=True))):
+        return "the claim says it holds anywhere or for any case, the span does not"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
     if not hedged and not narrowing:
-        return None  # the common case: one set test, no claim words read
-    claim_set = set(_WORD_RE.findall(_fold(claim)))
+        return None  # the common case: set tests only
     if hedged and claim_set.isdisjoint(lx.HEDGE_CLAIM_WORDS.get(lang, ())):
         for phrase in lx.HEDGE_PHRASES[lang]:
             for i, word in enumerate(span_words[: len(span_words) - len(phrase) + 1]):

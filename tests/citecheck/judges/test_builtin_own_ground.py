@@ -481,3 +481,17 @@ def test_a_time_limit_counted_from_another_event_is_not_backed() -> None:
     passage = "Refunds are issued within 14 days of receiving the return."
     assert status("Refunds are issued within 14 days of delivery.", passage) == "unsupported"
     assert status("Refunds are issued within 14 days of receiving the return.", passage) == "supported"
+
+
+def test_a_claim_of_any_place_needs_a_span_that_says_any() -> None:
+    passage = ("Wniosek o dowód osobisty można złożyć w dowolnym urzędzie gminy. "
+               "Dowód odbiera się osobiście w urzędzie, w którym złożono wniosek.")
+    assert status("Dowód można odebrać w dowolnym urzędzie gminy.", passage) == "unsupported"
+    assert status("Wniosek o dowód osobisty można złożyć w dowolnym urzędzie gminy.", passage) == "supported"
+
+
+def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None:
+    passage = "Orders placed from 1 December to 24 December can be returned until 31 January."
+    assert status("Orders placed from 1 December can be returned until 31 January.", passage) == "unsupported"
+    assert status("Orders placed from 1 December to 24 December can be returned until 31 January.",
+                  passage) == "supported"
