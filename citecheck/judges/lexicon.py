@@ -199,7 +199,7 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
     LT: [
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
         (("ne", "ilgiau", "kaip"), "max"), (("maziau", "nei"), "max"), (("maksimaliai",), "max"), (("pries",), "max"),
-        (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
+        (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("maziausiai",), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
         (("virs",), "min"), (("po",), "min"), (("minimaliai",), "min"), (("atidaromas",), "min"),
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
@@ -431,6 +431,15 @@ STOPWORDS: dict[str, set[str]] = {
         apytiksliai""".split()
     ),
 }
+# Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
+# would be asked of a passage that says the same bound in other words.
+BOUND_ONLY_WORDS: dict[str, set[str]] = {
+    EN: {"least"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie"},
+    LT: {"maziausiai", "bent", "daugiausia"},
+}
+for _bound_lang, _bound_words in BOUND_ONLY_WORDS.items():
+    STOPWORDS[_bound_lang] |= _bound_words
 # "only" narrows a claim; it must be found in the passage for the claim to be backed.
 # (It is deliberately not a stopword.)
 

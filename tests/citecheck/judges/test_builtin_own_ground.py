@@ -495,3 +495,13 @@ def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None
     assert status("Orders placed from 1 December can be returned until 31 January.", passage) == "unsupported"
     assert status("Orders placed from 1 December to 24 December can be returned until 31 January.",
                   passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Spintos surinkimas kainuoja mažiausiai 30 €.", "Spintos surinkimas kainuoja nuo 30 €.", "supported"),
+    ("Jeden klient może kupić najwyżej dwie sztuki.", "Jeden klient może kupić maksymalnie dwie sztuki.", "supported"),
+    ("Paszport tymczasowy jest ważny co najmniej 12 miesięcy.", "Paszport tymczasowy jest ważny do 12 miesięcy.",
+     "contradicted"),
+])
+def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
