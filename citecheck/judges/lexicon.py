@@ -528,7 +528,9 @@ ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
 
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
-EXCLUSIVE_ROLE_GROUPS = (7,)
+# A price is either net or gross: "prices are gross" contradicts "prices are net" (index of that group).
+NET_GROSS_GROUP = 9
+EXCLUSIVE_ROLE_GROUPS = (7, NET_GROSS_GROUP)
 
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},
