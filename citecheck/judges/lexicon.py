@@ -42,7 +42,7 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "szescdziesiat": 60, "szescdziesieciu": 60, "siedemdziesiat": 70, "osiemdziesiat": 80,
         "dziewiecdziesiat": 90, "sto": 100, "stu": 100, "dwiescie": 200, "trzysta": 300,
         "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
-        "tysiecy": 1000,
+        "tysiecy": 1000, "pol": 0.5,  # "pół roku" = six months
     },
     LT: {
         "nulis": 0,
@@ -58,7 +58,7 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "trylika": 13, "keturiolika": 14, "penkiolika": 15, "sesiolika": 16, "septyniolika": 17,
         "astuoniolika": 18, "devyniolika": 19, "dvidesimt": 20, "trisdesimt": 30, "keturiasdesimt": 40,
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
-        "tukstancio": 1000, "tukstanciu": 1000,
+        "tukstancio": 1000, "tukstanciu": 1000, "puse": 0.5, "puses": 0.5, "pusei": 0.5,  # "pusę metų"
     },
 }
 
@@ -199,7 +199,7 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
     LT: [
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
         (("ne", "ilgiau", "kaip"), "max"), (("maziau", "nei"), "max"), (("maksimaliai",), "max"), (("pries",), "max"),
-        (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
+        (("nuo",), "min"), (("ne", "maziau", "kaip"), "min"), (("maziausiai",), "min"), (("daugiau", "nei"), "min"), (("bent",), "min"),
         (("virs",), "min"), (("po",), "min"), (("minimaliai",), "min"), (("atidaromas",), "min"),
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
@@ -363,6 +363,40 @@ FIRST_WORDS: dict[str, set[str]] = {
     LT: {"pirmas", "pirmasias", "pirmaja", "pirmus", "pirmosios", "pirmuosius", "pirmasis", "pirmoji"},
 }
 
+# A passage sentence that only says a thing may happen ("vans may be charged", "może zostać obciążony",
+# "gali būti skaičiuojami") does not back a claim that it does happen: the span must carry the claim's
+# own modal. Folded words; a pair is a phrase.
+HEDGE_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    EN: [("may", "be"), ("might", "be"), ("could", "be"), ("may", "apply"), ("may", "charge")],
+    PL: [("moze", "zostac"), ("moga", "zostac"), ("moze", "byc"), ("moga", "byc"), ("moze", "pobrac"),
+         ("moze", "naliczyc"), ("mozemy", "pobrac"), ("mozemy", "naliczyc")],
+    LT: [("gali", "buti")],
+}
+HEDGE_CLAIM_WORDS: dict[str, set[str]] = {
+    EN: {"may", "might", "could", "can", "possibly", "possible"},
+    PL: {"moze", "moga", "mozemy", "mozna", "mozliwe", "ewentualnie"},
+    LT: {"gali", "galima", "galimi", "galimas", "galbut"},
+}
+# Words that narrow what a passage sentence is about to one variant ("a temporary passport", "unworn
+# shoes"): a span with one of these does not back a claim that leaves it out, which speaks of every kind.
+NARROWING_WORDS: dict[str, set[str]] = {
+    EN: {"temporary", "unworn", "unused", "unopened", "used", "damaged", "refurbished", "digital", "printed"},
+    PL: {"tymczasowy", "tymczasowa", "tymczasowe", "tymczasowego", "nieuzywany", "nieuzywane", "nieuzywana",
+         "nieotwarty", "nieotwarte", "uzywany", "uzywane", "uszkodzony", "uszkodzone", "cyfrowy", "cyfrowa",
+         "cyfrowe", "drukowany", "drukowana"},
+    LT: {"laikinas", "laikinasis", "laikina", "laikinoji", "nenaudotas", "nenaudota", "nenaudotus", "naudotas",
+         "naudota", "sugadintas", "sugadinta", "skaitmeninis", "skaitmenine"},
+}
+
+# Words by which a claim says a thing holds wherever or whichever ("at any office", "w dowolnym urzędzie",
+# "bet kuriame skyriuje"): the span must say so too (any of these or of UNIVERSAL_WORDS), or it speaks of
+# one place or case only ("collected at the office where you applied").
+ANY_SCOPE_WORDS: dict[str, set[str]] = {
+    EN: {"any", "anywhere", "whichever"},
+    PL: {"dowolny", "dowolna", "dowolne", "dowolnym", "dowolnej", "dowolnego", "kazdym"},
+    LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
+}
+
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},
@@ -397,6 +431,15 @@ STOPWORDS: dict[str, set[str]] = {
         apytiksliai""".split()
     ),
 }
+# Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
+# would be asked of a passage that says the same bound in other words.
+BOUND_ONLY_WORDS: dict[str, set[str]] = {
+    EN: {"least"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie"},
+    LT: {"maziausiai", "bent", "daugiausia"},
+}
+for _bound_lang, _bound_words in BOUND_ONLY_WORDS.items():
+    STOPWORDS[_bound_lang] |= _bound_words
 # "only" narrows a claim; it must be found in the passage for the claim to be backed.
 # (It is deliberately not a stopword.)
 
@@ -439,6 +482,13 @@ CONTRAST_GROUPS: list[set[str]] = [
      "pastomatu", "pastomate"},
     # a price before or after tax
     {"net", "gross", "netto", "brutto", "neto", "bruto"},
+    # the event a time limit runs from: "within 14 days of delivery" is not "of receiving the return"
+    {"delivery", "purchase", "receiving", "receipt", "invoice", "doreczenia", "zakupu", "otrzymania",
+     "odebrania", "zlozenia", "pristatymo", "pirkimo", "gavimo"},
+    # where a thing is served or done on the premises: breakfast "in the restaurant" is not "in the rooms"
+    {"restaurant", "room", "rooms", "bar", "lobby", "reception", "restauracja", "restauracji", "pokoj", "pokoju",
+     "pokojach", "recepcja", "recepcji", "restoranas", "restorane", "kambarys", "kambaryje", "kambariuose",
+     "registratura", "registraturoje"},
     {"monthly", "annual", "yearly", "weekly", "daily", "miesieczny", "miesieczna", "roczny", "roczna",
      "tygodniowy", "dzienny", "dzienna", "metine", "metinis", "menesine", "menesinis"},
 ]
@@ -478,7 +528,9 @@ ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
 
 # Groups whose members exclude each other even in a statement with no number:
 # "the buyer pays return postage" contradicts "the shop pays return postage".
-EXCLUSIVE_ROLE_GROUPS = (7,)
+# A price is either net or gross: "prices are gross" contradicts "prices are net" (index of that group).
+NET_GROSS_GROUP = 9
+EXCLUSIVE_ROLE_GROUPS = (7, NET_GROSS_GROUP)
 
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},

@@ -10,10 +10,17 @@ accepted within 30 days": the combiner may find the page about the claim, but th
 
 from __future__ import annotations
 
-from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage
+import re
+
+from citecheck.judges import lexicon as lx
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage, _content_stem
 from citecheck.judges.builtin.quantities import EXACT_ONLY_WHEN_UNBOUNDED, PAID, Quantity, rate_named
 from citecheck.judges.builtin.rules import _contrast_conflict
-from citecheck.judges.builtin.words import _IMPLIED
+from citecheck.judges.builtin.words import _IMPLIED, _fold
+
+_NOT_SCOPE = {"more", "longer"}  # "any more", "any longer" say nothing of scope
+_WORD_RE = re.compile(r"[^\W_]+")
+_HEDGE_FIRST = {lang: {phrase[0] for phrase in phrases} for lang, phrases in lx.HEDGE_PHRASES.items()}
 
 MIN_WORDS_STATED = 0.6
 
@@ -36,6 +43,16 @@ def _same(q: Quantity, p: Quantity, words: frozenset[str], lang: str) -> bool:
     return bool(claimed & stated)
 
 
+def _range_end(q: Quantity, span_quantities: list[Quantity], words: frozenset[str], lang: str) -> Quantity | None:
+    """The end of the span's range that starts at the claim's "from" date ("from 1 December to 24 December"):
+    the unbounded date right after it."""
+    for i, p in enumerate(span_quantities[:-1]):
+        following = span_quantities[i + 1]
+        if p.bound == "min" and _same(q, p, words, lang) and following.dim == "date" and following.bound is None:
+            return following
+    return None
+
+
 def _date_within(claimed: tuple[int | None, int | None, frozenset[int] | None],
                  stated: tuple[int | None, int | None, frozenset[int] | None]) -> bool:
     """"1 April" is stated by "1 April 2025": every part the claim names is the span's."""
@@ -49,10 +66,14 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     said = _analyse_claim(claim, lang)
     stated = _analyse_passage(span, lang)
     span_quantities = [p for segment in stated.segments for p in segment.quantities]
-    for segment in said.segments:
-        for q in segment.quantities:
-            if not any(_same(q, p, stated.all_words, lang) for p in span_quantities):
-                return f"the span does not state the claim's {q.text or q.dim}"
+    claim_quantities = [q for segment in said.segments for q in segment.quantities]
+    for q in claim_quantities:
+        if not any(_same(q, p, stated.all_words, lang) for p in span_quantities):
+            return f"the span does not state the claim's {q.text or q.dim}"
+        if q.dim == "date" and q.bound == "min":
+            end = _range_end(q, span_quantities, stated.all_words, lang)
+            if end is not None and not any(_same(c, end, stated.all_words, lang) for c in claim_quantities):
+                return f"the span gives the claim's '{q.text}' only up to '{end.text}'"
     span_values = set(stated.numbers)
     for p in span_quantities:
         span_values.update((round(p.lo, 6), round(p.hi, 6), round(p.raw_lo, 6), round(p.raw_hi, 6)))
@@ -75,4 +96,33 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
         return f"the span states only {max(shares):.0%} of the claim's content words"
     if _contrast_conflict(set(said.all_words), set(stated.all_words), lang):
         return "the span is about another case of the same kind (another ticket, party or way of delivery)"
+    return _hedged_or_narrower(claim, span, said.all_words, lang)
+
+
+def _hedged_or_narrower(claim: str, span: str, claim_stems: frozenset[str], lang: str) -> str | None:
+    """What keeps the span from backing the claim: it does not say "any" where the claim does; it says only that the claim's own act may
+    happen ("may be charged" for "is charged"; not "lent for three weeks and may be renewed" for "lent for
+    3 weeks"), or only of a narrower variant ("temporary passport" for "passport")."""
+    span_words = _WORD_RE.findall(_fold(span))
+    span_set = set(span_words)
+    claim_words = _WORD_RE.findall(_fold(claim))
+    claim_set = set(claim_words)
+    scope = lx.ANY_SCOPE_WORDS.get(lang, set())
+    if (not claim_set.isdisjoint(scope) and span_set.isdisjoint(scope) and span_set.isdisjoint(lx.UNIVERSAL_WORDS[lang])
+            and any(w in scope and nxt not in _NOT_SCOPE for w, nxt in zip(claim_words, claim_words[1:] + [""], strict=True))):
+        return "the claim says it holds anywhere or for any case, the span does not"
+    hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
+    narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
+    if not hedged and not narrowing:
+        return None  # the common case: set tests only
+    if hedged and claim_set.isdisjoint(lx.HEDGE_CLAIM_WORDS.get(lang, ())):
+        for phrase in lx.HEDGE_PHRASES[lang]:
+            for i, word in enumerate(span_words[: len(span_words) - len(phrase) + 1]):
+                if word != phrase[0] or tuple(span_words[i : i + len(phrase)]) != phrase:
+                    continue
+                act = span_words[i + len(phrase) - 1 : i + len(phrase) + 2]  # "charge" itself, or what follows
+                if any(_content_stem(w, lang) in claim_stems for w in act):
+                    return f"the span says only that it may happen ('{' '.join(phrase)}')"
+    if narrowing - claim_set:
+        return f"the span speaks only of a narrower kind ('{sorted(narrowing - claim_set)[0]}')"
     return None

@@ -201,7 +201,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if coverage >= 0.75 and _contrast_conflict(key, segment.key, lang, role_groups):
         rest = key - set().union(*(_GROUPS[lang][g] for g in role_groups))
         if rest and rest <= segment.key:
-            return _Fact(CONTRADICTED, "the passage names a different party for this", segment.sentence)
+            return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
+                         segment.sentence)
     compatible = _polarity_compatible(pol, segment.polarity)
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
