@@ -127,6 +127,10 @@ class _Analysis:
     def sentence_words(self, sentence: int) -> list[str]:
         return [word for _, word in self.words[sentence]]
 
+    def all_words_said(self) -> list[str]:
+        """Every word of the text as tokenised, in order."""
+        return [word for sentence in self.words for _, word in sentence]
+
     def words_between(self, start: int, end: int, sentence: int) -> list[str]:
         return [word for offset, word in self.words[sentence] if start <= offset < end]
 

@@ -49,8 +49,7 @@ def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Anal
     said = [c for s in stated.segments for c in s.quantities if c is not q]
     if any(_comparable(c, o) and _compare(c, o) == MATCH for c in said for o in thresholds):
         return None  # the claim states the threshold too
-    if lx.UNIVERSAL_WORDS[lang].isdisjoint(word for sentence in range(len(stated.words))
-                                            for word in stated.sentence_words(sentence)):
+    if lx.UNIVERSAL_WORDS[lang].isdisjoint(stated.all_words_said()):
         return _Fact(UNSTATED, f"the passage gives '{p.text}' only over '{thresholds[0].text}', which the claim "
                      "does not state")
     return _Fact(CONTRADICTED, f"the passage gives '{p.text}' only over '{thresholds[0].text}', not for all",
@@ -281,7 +280,7 @@ def _condition_dropped(stated: _Analysis, claim_words: set[str], passage: str, p
                        lang: str) -> _Fact | None:
     """A claim that says "always" / "at any time" where the sentence stating it in the passage sets a
     condition ("only if", "unless", "except"): contradicted by that sentence."""
-    said = [word for sentence in range(len(stated.words)) for word in stated.sentence_words(sentence)]
+    said = stated.all_words_said()
     if not claim_words or not _UNIVERSAL_FIRST[lang] & set(said):
         return None  # the cheap test first: most claims have no "always"
     if not _has_phrase(said, lx.UNIVERSAL_PHRASES[lang]):
@@ -393,8 +392,7 @@ def _only_one_claimed(stated: _Analysis, claim_words: set[str], page: _Analysis,
     mine = claim_words & channels
     if not mine:
         return None
-    if lx.ONLY_WORDS[lang].isdisjoint(word for sentence in range(len(stated.words))
-                                      for word in stated.sentence_words(sentence)):
+    if lx.ONLY_WORDS[lang].isdisjoint(stated.all_words_said()):
         return None  # the cheap test first: most claims say no "only"
     rest = claim_words - channels - _ONLY_STEMS[lang]  # "wyłącznie" is a content word; the passage need not say it
     if not rest:
@@ -442,7 +440,7 @@ def _frequency_changed(stated: _Analysis, claim_words: set[str], page: _Analysis
     """"Collected every Wednesday" against "collected every other Wednesday" (and "weekly" against
     "fortnightly", "co drugi wtorek" against "w każdy wtorek"): the sentence that states the claim's words
     repeats it half as often, or twice as often."""
-    said = [word for sentence in range(len(stated.words)) for word in stated.sentence_words(sentence)]
+    said = stated.all_words_said()
     present = set(said)
     if _EVERY[lang].isdisjoint(present) and _ALTERNATE_FIRST[lang].isdisjoint(present):
         return None  # the cheap test first: most claims say no "every"
