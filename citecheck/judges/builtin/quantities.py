@@ -30,8 +30,8 @@ class Quantity:
     date: tuple[int | None, int | None, frozenset[int] | None] | None = None
     head: frozenset[str] = frozenset()
     text: str = ""
-    per: frozenset[str] = frozenset()
-    up_to: bool = False  # said with "up to": a ceiling, not the usual value ("takes up to 10 days")  # what a price is for: "£12 per person per day" -> {"person", "day"}
+    per: frozenset[str] = frozenset()  # what a price is for: "£12 per person per day" -> {"person", "day"}
+    up_to: bool = False  # said with "up to": a ceiling, not the usual value ("takes up to 10 days")
 
 
 def _twelve_hour(hour: float, half: str) -> float:
