@@ -10,16 +10,13 @@ accepted within 30 days": the combiner may find the page about the claim, but th
 
 from __future__ import annotations
 
-import re
-
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage, _content_stem
+from citecheck.judges.builtin.analysis import _analyse_claim, _analyse_passage, _Analysis, _content_stem
 from citecheck.judges.builtin.quantities import EXACT_ONLY_WHEN_UNBOUNDED, PAID, Quantity, rate_named
 from citecheck.judges.builtin.rules import _contrast_conflict
-from citecheck.judges.builtin.words import _IMPLIED, _fold
+from citecheck.judges.builtin.words import _IMPLIED
 
 _NOT_SCOPE = {"more", "longer"}  # "any more", "any longer" say nothing of scope
-_WORD_RE = re.compile(r"[^\W_]+")
 _HEDGE_FIRST = {lang: {phrase[0] for phrase in phrases} for lang, phrases in lx.HEDGE_PHRASES.items()}
 
 MIN_WORDS_STATED = 0.6
@@ -96,17 +93,18 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
         return f"the span states only {max(shares):.0%} of the claim's content words"
     if _contrast_conflict(set(said.all_words), set(stated.all_words), lang):
         return "the span is about another case of the same kind (another ticket, party or way of delivery)"
-    return _hedged_or_narrower(claim, span, said.all_words, lang)
+    return _hedged_or_narrower(said, stated, lang)
 
 
-def _hedged_or_narrower(claim: str, span: str, claim_stems: frozenset[str], lang: str) -> str | None:
+def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | None:
     """What keeps the span from backing the claim: it does not say "any" where the claim does; it says only that the claim's own act may
     happen ("may be charged" for "is charged"; not "lent for three weeks and may be renewed" for "lent for
     3 weeks"), or only of a narrower variant ("temporary passport" for "passport")."""
-    span_words = _WORD_RE.findall(_fold(span))
+    span_words = stated.all_words_said()
     span_set = set(span_words)
-    claim_words = _WORD_RE.findall(_fold(claim))
+    claim_words = said.all_words_said()
     claim_set = set(claim_words)
+    claim_stems = said.all_words
     scope = lx.ANY_SCOPE_WORDS.get(lang, set())
     if (not claim_set.isdisjoint(scope) and span_set.isdisjoint(scope) and span_set.isdisjoint(lx.UNIVERSAL_WORDS[lang])
             and any(w in scope and nxt not in _NOT_SCOPE for w, nxt in zip(claim_words, claim_words[1:] + [""], strict=True))):
