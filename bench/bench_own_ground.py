@@ -118,6 +118,20 @@ def own_ground_rows(label: str, verdicts: dict[str, list[tuple[str, str]]]) -> l
     return lines
 
 
+STATUSES = ("supported", "partly_supported", "contradicted", "unsupported")
+
+
+def confusion_rows(label: str, got: list[tuple[str, str]]) -> list[str]:
+    """Gold label against verdict on the held-out set: counts only, no pair is named."""
+    held = je.read_jsonl(HELDOUT)
+    counts: dict[tuple[str, str], int] = {}
+    for row, (status, _confidence) in zip(held, got, strict=True):
+        key = (row["expected"], status)
+        counts[key] = counts.get(key, 0) + 1
+    return [f"| {label} | {gold} | " + " | ".join(str(counts.get((gold, s), 0)) for s in STATUSES) + " |"
+            for gold in STATUSES]
+
+
 def abstention_rows(label: str, verdicts: dict[str, list[tuple[str, str]]]) -> list[str]:
     if "healthver" not in verdicts:
         return []
@@ -168,6 +182,16 @@ def run(baseline: str | None) -> str:
     if theirs is not None:
         lines += own_ground_rows(f"main ({baseline}), this run", theirs)
     lines += own_ground_rows("this branch", ours)
+    lines += [
+        "",
+        "Held-out, gold label (rows) against verdict (columns), counts:",
+        "",
+        "| judge | gold | " + " | ".join(STATUSES) + " |",
+        "|---|---|" + "---|" * len(STATUSES),
+    ]
+    if theirs is not None:
+        lines += confusion_rows(f"main ({baseline})", theirs["heldout"])
+    lines += confusion_rows("this branch", ours["heldout"])
     lines += [
         "",
         "### Item 6: honest abstention on real text (HealthVer dev pairs, WiCE dev claims)",
