@@ -57,8 +57,10 @@ _PART_CONJ = {
 
 
 # Pronouns that open a sentence about the previous sentence's subject.
-_PRONOUNS = {lx.EN: frozenset({"it", "they"}), lx.PL: frozenset({"ona", "ono", "one", "oni"}),
-             lx.LT: frozenset({"ji", "jis", "jie", "jos"})}
+# Oblique forms too ("Jai suteikiama 3 metų garantija", "Its battery lasts a day"): the sentence is still about it.
+_PRONOUNS = {lx.EN: frozenset({"it", "they", "its", "their", "them"}),
+             lx.PL: frozenset({"on", "ona", "ono", "one", "oni", "jej", "jego", "jemu", "niej", "nim", "ich", "im"}),
+             lx.LT: frozenset({"ji", "jis", "jie", "jos", "jai", "jam", "jiems", "joms", "jo", "jų", "ju"})}
 
 
 _CONTENT_STEMS = word_memo()  # _content_stem's answers
@@ -123,6 +125,9 @@ class _Analysis:
     # Each sentence's words as tokenised, with their offsets (aligned with ``sentences``): the rules
     # that read a sentence's own words ("only", "always", "at any time") look them up here.
     words: list[tuple[tuple[int, str], ...]] = field(default_factory=list)
+    # A sentence that opens with a pronoun -> the sentence it refers to ("Jai suteikiama 3 metų garantija"
+    # is about the reader named before): a span quoting it quotes that sentence too.
+    antecedents: dict[int, int] = field(default_factory=dict)
 
     def sentence_words(self, sentence: int) -> list[str]:
         return [word for _, word in self.words[sentence]]
@@ -184,6 +189,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     sentences = _split_sentences(text)
     segments: list[Segment] = []
     parts: list[list[int]] = []
+    antecedents: dict[int, int] = {}
     all_words: set[str] = set()
     numbers: set[float] = set()
     prose = 0
@@ -240,6 +246,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         if not claim and segments and toks[0].kind == W and toks[0].text in _PRONOUNS[lang]:
             # "The shop is open on weekdays. It is closed on Sundays.": "it" is the previous sentence's subject
             opening = next(s for s in segments if s.sentence == segments[-1].sentence)
+            antecedents[s_index] = opening.sentence
             previous = Segment(own=set(), inh=set(opening.own), ctx=opening.ctx, polarity=Polarity(None, 0, False),
                                quantities=[], sentence=opening.sentence, start=opening.start, end=opening.end)
         pending_empty: list[Segment] = []
@@ -278,7 +285,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     return _Analysis(
         lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
         navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
-        words=words,
+        words=words, antecedents=antecedents,
     )
 
 

@@ -467,7 +467,8 @@ def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
 
 
 def _span(passage: str, page: _Analysis, facts: Sequence[_Fact]) -> tuple[str | None, int | None]:
-    indexes = sorted({f.sentence for f in facts if f.sentence is not None})
+    said = {f.sentence for f in facts if f.sentence is not None}
+    indexes = sorted(said | {page.antecedents[i] for i in said if i in page.antecedents})
     if not indexes:
         return None, None
     start = page.sentences[indexes[0]][0]

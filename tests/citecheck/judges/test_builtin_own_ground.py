@@ -505,3 +505,21 @@ def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None
 ])
 def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Virduliui suteikiama 5 metų garantija.",
+     "Virdulys „Aras“ kainuoja 39 €. Jam suteikiama 2 metų garantija. Pristatymas nemokamas.", "contradicted"),
+    ("Virduliui suteikiama 2 metų garantija.",
+     "Virdulys „Aras“ kainuoja 39 €. Jam suteikiama 2 metų garantija. Pristatymas nemokamas.", "supported"),
+    ("Gwarancja na rower Vento trwa 5 lat.",
+     "Rower miejski Vento kosztuje 1 849 zł. Jej gwarancja trwa 2 lata. Dostawa jest bezpłatna.", "contradicted"),
+    ("The Aero kettle's guarantee lasts 2 years.",
+     "The Aero kettle costs £39. Its guarantee lasts 2 years. Delivery is free.", "supported"),
+])
+def test_a_sentence_opening_with_a_pronoun_is_about_what_the_sentence_before_names(
+        claim: str, passage: str, expected: str) -> None:
+    verdict = JUDGE.judge(claim, passage)
+    assert verdict.status == expected
+    if expected == "supported":  # the span quotes the sentence the pronoun refers to as well
+        assert verdict.span is not None and verdict.span.startswith(passage.split(".")[0])
