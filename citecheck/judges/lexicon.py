@@ -594,6 +594,17 @@ SYNONYMS: dict[str, dict[str, str]] = {
 for _lang, _channels in _CHANNEL_WORDS.items():
     SYNONYMS[_lang].update(_channels)
 
+# The parcel locker is a way of delivery of its own: its five-letter stem would be the parcel's ("paczk",
+# "paczka") or the post's ("past", "paštas"), so its forms are read as "locker".
+_LOCKER_FORMS = {
+    PL: ("paczkomat", "paczkomatem", "paczkomatu", "paczkomaty", "paczkomacie", "paczkomatow", "paczkomatach",
+         "paczkomatami", "paczkomatowa", "paczkomatowy"),
+    LT: ("pastomatas", "pastomata", "pastomatu", "pastomate", "pastomatai", "pastomatus", "pastomatuose",
+         "pastomato"),
+}
+for _lang, _forms in _LOCKER_FORMS.items():
+    SYNONYMS[_lang].update(dict.fromkeys(_forms, "locker"))
+
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
 # "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.
 _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {

@@ -506,7 +506,8 @@ def _compare(c: Quantity, p: Quantity) -> str:
     if p.bound and not c.bound and (c.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
         return OTHER
     if c.dim == "money" and c.per - p.per:
-        return OTHER
+        # "9,99 zł za każdy produkt" against "9,99 zł za paczkę": the same price for another unit is another price
+        return MISMATCH if p.per and not c.per & p.per else OTHER
     return MATCH
 
 

@@ -70,6 +70,9 @@ def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
 _TIME_RATES = frozenset({"hour", "day", "night", "week", "month", "year"})
 _RATE_STEMS = {lang: frozenset(_stem(word, lang) for word, rate in (*lx.RATE_UNITS.items(), *lx.RATE_ADVERBS.items())
                                if rate in _TIME_RATES) for lang in lx.LANGUAGES}
+# Each rate's own words ("za każdy produkt", "už kiekvieną prekę"): the claim's rate, compared with the price's.
+_RATE_WORD_STEMS = {lang: {rate: frozenset(_stem(word, lang) for word, r in lx.RATE_UNITS.items() if r == rate)
+                           for rate in set(lx.RATE_UNITS.values())} for lang in lx.LANGUAGES}
 _FIRST_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.FIRST_WORDS.items()}
 # A price or a discount is limited by these in its own segment; a duration or a threshold of other kinds
 # is read by the rules about thresholds and durations.
@@ -521,6 +524,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                         key -= _IMPLIED[lang].get(other.dim, frozenset())
                 if q.per:
                     key -= _RATE_STEMS[lang]  # "per hour" is the price's rate, compared with the price
+                    key -= set().union(*(_RATE_WORD_STEMS[lang].get(rate, frozenset()) for rate in q.per))
                 facts.append(_judge_quantity(q, key, claim_words, part_pol, bound_page or page, lang, stated))
             # "The deposit is 200 zł and is refundable": a segment right after a clause with a value, with no
             # value of its own, says something of its own, judged as a statement (not carried by the value's

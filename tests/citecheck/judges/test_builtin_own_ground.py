@@ -523,3 +523,17 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_sentence_before_nam
     assert verdict.status == expected
     if expected == "supported":  # the span quotes the sentence the pronoun refers to as well
         assert verdict.span is not None and verdict.span.startswith(passage.split(".")[0])
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Wysyłka do paczkomatu kosztuje 12 zł za każdą sztukę.",
+     "Wysyłka kurierem kosztuje 18 zł, a do paczkomatu 12 zł za paczkę.", "contradicted"),
+    ("Wysyłka do paczkomatu kosztuje 12 zł za paczkę.",
+     "Wysyłka kurierem kosztuje 18 zł, a do paczkomatu 12 zł za paczkę.", "supported"),
+    ("Siuntimas į paštomatą kainuoja 3 € už kiekvieną prekę.",
+     "Siuntimas kurjeriu kainuoja 5 €, o į paštomatą – 3 € už siuntą.", "contradicted"),
+    ("Gift wrapping costs £3 per order.", "Gift wrapping costs £3 per item.", "contradicted"),
+    ("Gift wrapping costs £3 per item.", "Gift wrapping costs £3 per item.", "supported"),
+])
+def test_the_same_price_for_another_unit_is_another_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
