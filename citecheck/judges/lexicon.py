@@ -243,6 +243,45 @@ RATE_ADVERBS = {
     "dienai": "day", "valandai": "hour", "savaitei": "week", "nakciai": "night",
 }
 
+# --- how often: "twice a week", "7 dni w tygodniu", "every other week", "kas dvi savaites", "kasdien" --------------
+# A frequency is read as times per day. Periods in days (weekdays are not periods here: "every Wednesday" is
+# a day of its own, which the weekday words say).
+FREQUENCY_PERIODS: dict[str, dict[str, float]] = {
+    EN: {"day": 1, "days": 1, "week": 7, "weeks": 7, "fortnight": 14, "month": 30.4, "months": 30.4,
+         "year": 365, "years": 365},
+    PL: {"dzien": 1, "dnia": 1, "dni": 1, "dziennie": 1, "tydzien": 7, "tygodniu": 7, "tygodnie": 7, "tygodni": 7,
+         "tygodnia": 7, "miesiac": 30.4, "miesiacu": 30.4, "miesiace": 30.4, "miesiecy": 30.4, "rok": 365,
+         "roku": 365, "lata": 365, "lat": 365},
+    LT: {"diena": 1, "dienas": 1, "dienu": 1, "savaite": 7, "savaites": 7, "savaiciu": 7, "menesi": 30.4,
+         "menesius": 30.4, "menesiu": 30.4, "metus": 365, "metu": 365},
+}
+# "a week", "per week", "w tygodniu", "na tydzień", "per savaitę"; "in" ("three times in a month").
+FREQUENCY_PER = {EN: {"a", "an", "per", "each", "every", "in"}, PL: {"w", "na", "co"}, LT: {"per", "i"}}
+FREQUENCY_TIMES = {EN: {"times"}, PL: {"razy", "raz"}, LT: {"kartus", "kartu", "karta", "kartais"}}
+# Number words that are already a count of times ("once", "twice", "kartą"; Polish "raz" is a word, not a number).
+FREQUENCY_ONCE = {EN: {"once", "twice", "thrice"}, PL: {"raz"}, LT: {"karta"}}
+FREQUENCY_EVERY = {EN: {"every", "each"}, PL: {"co", "kazdego", "kazdy", "kazda", "kazdej", "kazde"},
+                   LT: {"kas", "kiekviena", "kiekvienas"}}
+FREQUENCY_OTHER = {EN: {"other", "second", "alternate"}, PL: {"drugi", "druga", "drugie", "drugiego"},
+                   LT: {"antra", "antras", "antrus"}}
+# "every Wednesday", "co drugą środę", "kas antrą trečiadienį": once a week (or every other week) on that day;
+# the day's word stays a word of its own, so "every Tuesday" does not state "every Wednesday".
+FREQUENCY_WEEKDAYS = {
+    EN: {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"},
+    PL: {"poniedzialek", "wtorek", "srode", "czwartek", "piatek", "sobote", "niedziele"},
+    LT: {"pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni", "sestadieni", "sekmadieni"},
+}
+# "n days a week" ("seven days a week", "7 dni w tygodniu", "septynias dienas per savaitę")
+FREQUENCY_DAY_WORDS = {EN: {"days", "day"}, PL: {"dni", "dzien"}, LT: {"dienas", "dienu", "diena"}}
+FREQUENCY_WEEK_WORDS = {EN: {"week"}, PL: {"tygodniu", "tydzien"}, LT: {"savaite"}}
+# One word that says how often (times per day): "collected weekly". Before a noun it names a kind ("a weekly
+# pass", "the daily rate") and after a price it is the price's rate ("£5 daily"): neither is read as how often.
+FREQUENCY_WORDS: dict[str, dict[str, float]] = {
+    EN: {"daily": 1, "weekly": 1 / 7, "fortnightly": 1 / 14, "biweekly": 1 / 14, "monthly": 1 / 30.4},
+    PL: {"codziennie": 1, "cotygodniowo": 1 / 7, "comiesiecznie": 1 / 30.4},
+    LT: {"kasdien": 1, "kasdiena": 1},
+}
+
 RANGE_JOINERS = {"to", "-", "–", "—", "and", "do", "a", "until", "till", "i", "iki", "ir"}
 RANGE_OPENERS = {"between", "from", "od", "miedzy", "pomiedzy", "nuo", "tarp"}
 

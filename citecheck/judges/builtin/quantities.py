@@ -83,9 +83,11 @@ class _Extractor:
             elif tok.kind == CLOCK:
                 consumed = self._clock(i)
             elif tok.kind == NUM:
-                consumed = self._date_from_number(i) or self._number(i)
+                consumed = self._frequency(i) or self._date_from_number(i) or self._number(i)
             elif tok.kind == W and tok.text in lx.MONTHS:
                 consumed = self._date_from_month(i)
+            if not consumed and tok.kind == W and tok.text in _FREQUENCY_STARTS[self.lang]:
+                consumed = self._frequency(i)
             if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
@@ -150,6 +152,54 @@ class _Extractor:
             rates.add(rate)
             k += 1
         return frozenset(rates)
+
+    def _frequency(self, i: int) -> int:
+        """How often, as times per day: "twice a week", "3 times per month", "seven days a week", "every other
+        week", "co dwa tygodnie", "raz dziennie", "du kartus per savaitę", "daily", "kasdien"."""
+        lang, toks, word = self.lang, self.toks, self._word
+        periods = lx.FREQUENCY_PERIODS[lang]
+        tok = toks[i]
+        if tok.kind == W and tok.text in lx.FREQUENCY_WORDS[lang]:
+            after = toks[i + 1] if i + 1 < len(toks) else None
+            if i - 1 in self.used or (after is not None and after.kind == W
+                                      and after.text not in lx.STOPWORDS[lang]):
+                return 0  # "£5 daily" is a price's rate, "a weekly pass" a kind of pass
+            return self._often(i, i + 1, 1.0, lx.FREQUENCY_WORDS[lang][tok.text])
+        if tok.kind == W and tok.text in lx.FREQUENCY_EVERY[lang]:
+            j, every = i + 1, 1.0
+            if word(j) in lx.FREQUENCY_OTHER[lang]:
+                j, every = j + 1, 2.0
+            elif j < len(toks) and toks[j].kind == NUM and toks[j].value >= 1:
+                j, every = j + 1, toks[j].value
+            if word(j) in lx.FREQUENCY_WEEKDAYS[lang]:  # the day stays a word of its own
+                return self._often(i, j, every, 1 / (every * 7))
+            period = periods.get(word(j))
+            if period is None:
+                return 0
+            return self._often(i, j + 1, every, 1 / (every * period))
+        n = tok.value if tok.kind == NUM else 1.0
+        if n <= 0:
+            return 0
+        j = i + 1
+        if tok.kind == NUM and word(j) in lx.FREQUENCY_DAY_WORDS[lang]:
+            # "seven days a week": as often as n days of every week
+            if n <= 7 and word(j + 1) in lx.FREQUENCY_PER[lang] and word(j + 2) in lx.FREQUENCY_WEEK_WORDS[lang]:
+                return self._often(i, j + 3, n, n / 7)
+            return 0
+        if word(j) in lx.FREQUENCY_TIMES[lang]:
+            j += 1
+        elif tok.text not in lx.FREQUENCY_ONCE[lang]:
+            return 0
+        if word(j) in lx.FREQUENCY_PER[lang]:
+            j += 1
+        period = periods.get(word(j))
+        if period is None:
+            return 0
+        return self._often(i, j + 1, n, n / period)
+
+    def _often(self, a: int, b: int, written: float, per_day: float) -> int:
+        """A frequency of ``per_day`` times a day, whose phrase holds the number ``written`` (1 when none)."""
+        return self._add(a, b, "frequency", "day", written, written, factor=per_day / written)
 
     def _word(self, k: int) -> str:
         return self.toks[k].text if 0 <= k < len(self.toks) and self.toks[k].kind in (W, SYM) else ""
@@ -432,8 +482,13 @@ for _lang, _phrases in lx.BOUND_PHRASES.items():
     for _phrase, _kind in _phrases:
         _BOUNDS_BY_LAST.setdefault(_lang, {}).setdefault(_phrase[-1], []).append((_phrase, _kind))
 
+# The words that can start a frequency ("every", "co", "kas", "daily", "raz").
+_FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY_WORDS[lang]) | lx.FREQUENCY_ONCE[lang])
+                     for lang in lx.LANGUAGES}
+
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
-_WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST)
+_WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
+                                 *_FREQUENCY_STARTS.values())
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

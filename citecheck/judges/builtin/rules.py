@@ -182,7 +182,7 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
 
 _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weight", "length": "length",
               "volume": "volume", "percent": "percentage", "clock": "time of day", "date": "date",
-              "count": "number"}
+              "count": "number", "frequency": "frequency"}
 
 
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
@@ -226,6 +226,8 @@ def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _
     for other in passage.segments:
         if other.sentence != segment.sentence or other is segment or not other.own or not other.own <= key:
             continue
+        if other.quantities:
+            continue  # "open daily, 10 am to 4:30 pm; shut on Mondays": a segment with a value says more than the words
         if (other.polarity.signal or pol.signal) and not _polarity_compatible(pol, other.polarity):
             return True
     return False
@@ -447,6 +449,8 @@ def _frequency_changed(stated: _Analysis, claim_words: set[str], page: _Analysis
     present = set(said)
     if _EVERY[lang].isdisjoint(present) and _ALTERNATE_FIRST[lang].isdisjoint(present):
         return None  # the cheap test first: most claims say no "every"
+    if any(q.dim == "frequency" for segment in stated.segments for q in segment.quantities):
+        return None  # "every two weeks", "co drugi tydzień": a frequency the quantities compare as a value
     words = claim_words - _FREQUENCY_STEMS[lang]
     if not words:
         return None

@@ -537,3 +537,33 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_sentence_before_nam
 ])
 def test_the_same_price_for_another_unit_is_another_price(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The library is open every day.", "The library is open seven days a week, from 9 am to 8 pm.", "supported"),
+    ("The library is open twice a week.", "The library is open seven days a week, from 9 am to 8 pm.",
+     "contradicted"),
+    ("Bins are emptied every other Wednesday.", "Bins are emptied fortnightly on Wednesdays.", "supported"),
+    ("Bins are emptied weekly.", "Bins are emptied every two weeks.", "contradicted"),
+    ("Tours run twice a day.", "Tours run at 11:00 and 15:00 every day.", "contradicted"),
+    ("Basen jest czynny codziennie.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.", "supported"),
+    ("Basen jest czynny trzy razy w tygodniu.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.",
+     "contradicted"),
+    ("Odpady zielone odbieramy co dwa tygodnie.", "Odpady zielone odbieramy co drugi tydzień.", "supported"),
+    ("Odpady zielone odbieramy raz w tygodniu.", "Odpady zielone odbieramy co drugi tydzień.", "contradicted"),
+    ("Savivaldybės biblioteka dirba kasdien.",
+     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "supported"),
+    ("Savivaldybės biblioteka dirba du kartus per savaitę.",
+     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "contradicted"),
+    ("Šiukšlės išvežamos kas antrą savaitę.", "Šiukšlės išvežamos kas dvi savaites.", "supported"),
+])
+def test_how_often_is_compared_as_a_value_however_it_is_said(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Bins are emptied every Tuesday.", "Bins are emptied every Wednesday."),  # the day is not the frequency
+    ("A weekly pass costs £20.", "A monthly pass costs £20."),  # "weekly pass" is a kind of pass
+])
+def test_a_frequency_does_not_stand_for_the_day_or_the_kind_it_is_said_with(claim: str, passage: str) -> None:
+    assert status(claim, passage) != "supported"
