@@ -3,6 +3,7 @@ times, dates and counts, with ranges, alternatives and bounds; and how two of th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -49,6 +50,18 @@ def _twelve_hour_minutes(minutes: float, half: str) -> float:
 
 def _is_year(value: float) -> bool:
     return float(value).is_integer() and 1900 <= value <= 2100
+
+
+_LT_DOTTED_CLOCK = re.compile(r"^(\d{1,2})[.,](\d{2})$")
+
+
+def _lt_clock_minutes(tok: _Tok) -> float:
+    """Minutes after midnight of an hour before Lithuanian "val.": "15.45 val." is 15:45 (the dotted form
+    Lithuanian pages use), not 15.45 hours; "8 val." is 8:00."""
+    dotted = _LT_DOTTED_CLOCK.match(tok.text)
+    if dotted is not None and int(dotted.group(2)) < 60:
+        return float(int(dotted.group(1)) * 60 + int(dotted.group(2)))
+    return tok.value * 60
 
 
 def _prev_word(toks: Sequence[_Tok], index: int) -> str:
@@ -359,7 +372,16 @@ class _Extractor:
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
-            return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
+            lo_min = _lt_clock_minutes(toks[i])
+            hi_min = _lt_clock_minutes(toks[j - 1]) if hi != lo else lo_min
+            end = k + 1
+            # "8 val. ryto" (8 am), "7 val. vakaro" (7 pm): the part of the day belongs to the time
+            after = end + 1 if end < len(toks) and toks[end].text == "." else end
+            half = lx.LT_CLOCK_HALVES.get(toks[after].text) if after < len(toks) else None
+            if half is not None:
+                lo_min, hi_min = _twelve_hour_minutes(lo_min, half), _twelve_hour_minutes(hi_min, half)
+                end = after + 1
+            return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word in _POUNDS and not hyphen and self._says_money():
             return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:

@@ -505,3 +505,57 @@ def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None
 ])
 def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- Lithuanian times, durations, bounds and "does not pay" as service pages write them ------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "16.30 val." is half past four, not 16.3 hours; "9 val. ryto" is 9 am, "7 val. vakaro" 7 pm
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba iki 16:30.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "supported"),
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba iki 17:30.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "contradicted"),
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba nuo 9 val. ryto.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "supported"),
+    ("Kavinė dirba iki 7 val. vakaro.", "Kavinė dirba nuo 10 iki 19 val.", "supported"),
+    ("Kavinė dirba iki 8 val. vakaro.", "Kavinė dirba nuo 10 iki 19 val.", "contradicted"),
+    # "pusantros valandos" = 90 minutes; dative units ("paroms", "valandoms", "metams"); collective numerals
+    ("Kelionės bilietas galioja pusantros valandos.", "Kelionės bilietas galioja 90 minučių.", "supported"),
+    ("Kelionės bilietas galioja dvi valandas.", "Kelionės bilietas galioja 90 minučių.", "contradicted"),
+    ("Buto nuomos sutartis sudaroma vieneriems metams.", "Buto nuomos sutartis sudaroma 12 mėnesių.", "supported"),
+    ("Dviratį galima išsinuomoti 3 paroms.", "Dviratį galima išsinuomoti 72 valandoms.", "supported"),
+    ("Dviratį galima išsinuomoti 2 paroms.", "Dviratį galima išsinuomoti 72 valandoms.", "contradicted"),
+    # "jaunesniems nei" is a bound and "nei" there is "than", not a negation; so is "ne ilgiau kaip"
+    ("Vaikams iki 6 metų įėjimas nemokamas.", "Vaikams, jaunesniems nei šešerių metų, įėjimas nemokamas.", "supported"),
+    ("Vaikams iki 7 metų įėjimas nemokamas.", "Vaikams, jaunesniems nei šešerių metų, įėjimas nemokamas.",
+     "contradicted"),
+    ("Dokumentų patikra trunka ne ilgiau kaip 10 darbo dienų.", "Dokumentų patikra trunka iki 10 darbo dienų.",
+     "supported"),
+    ("Dokumentų patikra trunka ne ilgiau kaip 15 darbo dienų.", "Dokumentų patikra trunka iki 10 darbo dienų.",
+     "contradicted"),
+    ("Pristatymas nemokamas, kai perkama už daugiau nei 40 €.", "Perkant už daugiau nei 40 € pristatymas nemokamas.",
+     "supported"),
+])
+def test_lithuanian_times_durations_and_bounds(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "nemoka", "mokėti nereikia", "nieko nemoka" say free; "tenka mokėti", "reikės sumokėti" say paid
+    ("Pensininkai už įėjimą į muziejų nemoka.", "Pensininkams įėjimas į muziejų nemokamas.", "supported"),
+    ("Pensininkams už įėjimą į muziejų tenka mokėti.", "Pensininkams įėjimas į muziejų nemokamas.", "contradicted"),
+    ("Už automobilio stovėjimą prie biblioteko mokėti nereikia.", "Automobilio stovėjimas prie biblioteko nemokamas.",
+     "supported"),
+    ("Daugiavaikių šeimų žmonės už baseiną nieko nemoka.", "Daugiavaikių šeimų asmenims baseinas nemokamas.",
+     "supported"),
+    ("Už kilimo valymą reikės sumokėti.", "Kilimų valymas nemokamas.", "contradicted"),
+    # "reikės" (future) obliges as "būtina" does
+    ("Prie kasos reikės parodyti asmens dokumentą.", "Prie kasos būtina parodyti asmens dokumentą.", "supported"),
+    ("Prie kasos asmens dokumento rodyti nereikia.", "Prie kasos būtina parodyti asmens dokumentą.", "contradicted"),
+])
+def test_lithuanian_paying_and_obliging_in_other_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_a_time_of_day_written_with_its_half_is_backed_by_the_24_hour_time() -> None:
+    assert status("The cafe is open until 7 pm.", "The cafe is open from 10:00 to 19:00.") == "supported"
