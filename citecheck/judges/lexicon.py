@@ -500,7 +500,7 @@ CONTRAST_GROUPS: list[set[str]] = [
      "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy"},
     {"arrive", "arrives", "arrival", "depart", "departs", "departure", "leave", "leaves",
      "przyjazd", "przyjezdza", "odjazd", "odjezdza", "wyjazd", "przylot", "wylot"},
-    {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie"},
+    {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie", "registracija", "deregistration"},
     {"buyer", "customer", "customers", "seller", "retailer", "shop", "store", "merchant",
      "kupujacy", "kupujacego", "klient", "klienta", "sprzedawca", "sprzedawcy", "sklep",
      "pirkejas", "pirkejo", "parduotuve", "pardavejas", "pardavejo"},
@@ -654,7 +654,20 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
         "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
         "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
-        "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas"),
+        "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas",
+                         "registruotis", "isiregistruoti", "isiregistruoja", "isiregistruojama", "isiregistruojate",
+                         "isiregistravimas", "isiregistravimo", "isiregistravima", "isiregistruojant", "isiregistravus"),
+        # Checking out and deregistering undo a registration, but the stemmer's prefixes ("išsi-", "iš-") would
+        # make them "registruoti": a canonical word of their own keeps the two apart (a contrast group pairs them).
+        "deregistration": ("issiregistruoti", "issiregistruoja", "issiregistruojama", "issiregistruojate",
+                           "issiregistravimas", "issiregistravimo", "issiregistravima", "issiregistruojant",
+                           "issiregistravus", "isregistruoti", "isregistravimas", "isregistravimo", "isregistruojama",
+                           "isregistruojamas"),
+        # Arriving and leaving: "atvykti" and "išvykti" lose their prefixes to one stem ("vykt").
+        "arrival": ("atvykimas", "atvykimo", "atvykima", "atvykimui", "atvykti", "atvyksta", "atvykstate",
+                    "atvykite", "atvyksite", "atvykstant", "atvyks"),
+        "departure": ("isvykimas", "isvykimo", "isvykima", "isvykimui", "isvykti", "isvyksta", "isvykstate",
+                      "isvykite", "isvyksite", "isvykstant", "isvyks", "isvykus"),
     },
 }
 for _lang, _families in _ACT_FAMILIES.items():

@@ -371,7 +371,8 @@ class _Extractor:
                           else _twelve_hour_minutes(after.value, toks[end + 2].text))
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
-        if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
+        # "iki 14 valandos" (genitive singular) is a time of day as "iki 14 val." is; "14 valandų" is a duration
+        if word in ("val", "valandos") and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
             lo_min = _lt_clock_minutes(toks[i])
             hi_min = _lt_clock_minutes(toks[j - 1]) if hi != lo else lo_min
             end = k + 1

@@ -559,3 +559,24 @@ def test_lithuanian_paying_and_obliging_in_other_words(claim: str, passage: str,
 
 def test_a_time_of_day_written_with_its_half_is_backed_by_the_24_hour_time() -> None:
     assert status("The cafe is open until 7 pm.", "The cafe is open from 10:00 to 19:00.") == "supported"
+
+
+HOTEL_LT = "Registracija viešbutyje vyksta nuo 14 val., išsiregistruoti reikia iki 12 val."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # checking out is not checking in, leaving is not arriving, though the prefixes fall off to one stem
+    ("Išsiregistruoti iš viešbučio galima nuo 14 val.", HOTEL_LT, "contradicted"),
+    ("Į viešbutį įsiregistruoti galima nuo 14 val.", HOTEL_LT, "supported"),
+    ("Išsiregistruoti iš viešbučio reikia iki 12 val.", HOTEL_LT, "supported"),
+    ("Nemokamai atšaukti užsakymą galima iki išvykimo dienos.",
+     "Nemokamai atšaukti užsakymą galima iki atvykimo dienos.", "unsupported"),
+    ("Autobusas atvyksta 8:15.", "Autobusas išvyksta 8:15, o į Kauną atvyksta 9:40.", "contradicted"),
+    # "iki 20 valandos" is a time of day, "20 valandų" a duration
+    ("Parduotuvė dirba iki 20 valandos.", "Parduotuvė dirba nuo 8 iki 20 val.", "supported"),
+    ("Parduotuvė dirba iki 21 valandos.", "Parduotuvė dirba nuo 8 iki 20 val.", "contradicted"),
+    ("Automobilį galima palikti aikštelėje 20 valandų.", "Automobilį galima palikti aikštelėje iki 20 valandų.",
+     "supported"),
+])
+def test_lithuanian_opposite_acts_and_hours_of_the_day(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
