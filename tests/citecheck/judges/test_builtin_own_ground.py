@@ -580,3 +580,18 @@ HOTEL_LT = "Registracija viešbutyje vyksta nuo 14 val., išsiregistruoti reikia
 ])
 def test_lithuanian_opposite_acts_and_hours_of_the_day(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a Lithuanian opening condition ("neatšaukus", "pateikus", "jei ...") keeps its own polarity, and the
+    # passage must state it: its "ne" is not the price's, and a condition reversed is not backed
+    ("Neatšaukus rezervacijos, imamas 20 € mokestis.", "Jei rezervacijos neatšaukiate, imamas 20 € mokestis.",
+     "supported"),
+    ("Atšaukus rezervaciją, imamas 20 € mokestis.", "Jei rezervacijos neatšaukiate, imamas 20 € mokestis.",
+     "contradicted"),
+    ("Neatšaukus rezervacijos, imamas 20 € mokestis.", "Už rezervaciją imamas 20 € mokestis.", "partly_supported"),
+    ("Nepateikus prašymo iki kovo 1 d., mokestis yra 30 €.",
+     "Jei prašymas nepateikiamas iki kovo 1 d., mokestis yra 30 €.", "supported"),
+])
+def test_lithuanian_opening_condition_is_judged_on_its_own(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
