@@ -595,3 +595,16 @@ def test_lithuanian_opposite_acts_and_hours_of_the_day(claim: str, passage: str,
 ])
 def test_lithuanian_opening_condition_is_judged_on_its_own(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+RETURNS_LT = "Nepatikusias elektronikos prekes galite grąžinti per 30 dienų."
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nepatikusias" (that you did not like) names the goods; its "ne" does not forbid the returns
+    ("Elektronikos prekes galima grąžinti per 30 dienų.", "supported"),
+    ("Elektronikos prekes galima grąžinti per 14 dienų.", "contradicted"),
+    ("Elektronikos prekių grąžinti negalima.", "contradicted"),
+])
+def test_lithuanian_negated_participle_is_not_a_negation(claim: str, expected: str) -> None:
+    assert status(claim, RETURNS_LT) == expected
