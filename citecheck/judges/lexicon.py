@@ -276,10 +276,13 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("nieko", "ne", "moka"), ("nieko", "ne", "moki"), ("ne", "moka"), ("ne", "moki"), ("ne", "mokate"),
                 ("moketi", "ne", "reikia"), ("ne", "reikia", "moketi"), ("sumoketi", "ne", "reikia"),
                 ("ne", "reikia", "sumoketi"), ("apmoketi", "ne", "reikia"), ("ne", "reikia", "apmoketi"),
-                ("moketi", "ne", "reikes"), ("ne", "reikes", "moketi")]
+                ("moketi", "ne", "reikes"), ("ne", "reikes", "moketi"), ("papildomai", "moketi", "ne", "reikia"),
+                ("papildomai", "ne", "reikia", "moketi"), ("papildomai", "ne", "mokama")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
+# "Mokama papildomai" (paid on top): a price above zero ("mokama" alone is any price, a synonym of "kaina").
+PAID_PHRASES_LT_EXTRA = [("mokama", "papildomai"), ("moka", "papildomai")]
 # "You have to pay" with no amount after it: a price above zero, as "paid" ("Za wydanie trzeba zapłacić"
 # against "Wydanie jest bezpłatne").
 PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("need", "to", "pay"),
@@ -287,7 +290,11 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
                 ("nalezy", "uiscic"), ("reikia", "sumoketi"), ("reikia", "moketi"), ("turite", "sumoketi"),
                 ("privalote", "sumoketi"), ("reikes", "sumoketi"), ("reikes", "moketi"), ("tenka", "moketi"),
                 ("tenka", "sumoketi"), ("teks", "moketi"), ("teks", "sumoketi"), ("turi", "sumoketi"),
-                ("turi", "moketi")]
+                ("turi", "moketi"), *PAID_PHRASES_LT_EXTRA]
+# "Included in the price" is no extra charge, a price of zero beside the price it is included in:
+# "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
+LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
+LT_PRICE_WORDS = {"kaina", "kainas"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 # The part of the day after a Lithuanian "val.": "8 val. ryto" is 8 am, "7 val. vakaro" 7 pm.
@@ -454,7 +461,7 @@ STOPWORDS: dict[str, set[str]] = {
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net""".split()
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they

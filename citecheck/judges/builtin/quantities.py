@@ -101,6 +101,8 @@ class _Extractor:
                 consumed = self._date_from_month(i)
             if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
+            if not consumed and tok.kind == W and tok.text in lx.LT_INCLUDED_WORDS and self.lang == lx.LT:
+                consumed = self._included(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -284,6 +286,16 @@ class _Extractor:
             return self._add(i, i + 1, "money", "*", 0, 0)
         return 0
 
+    def _included(self, i: int) -> int:
+        """Lithuanian "įskaičiuota į (bilieto) kainą" / "į kainą įeina": no extra charge, a price of zero. The words
+        around stay content words ("bilieto" says which price)."""
+        toks = self.toks
+        after = [t.text for t in toks[i + 1 : i + 5]]
+        before = [t.text for t in toks[max(0, i - 4) : i]]
+        forward = bool(after) and after[0] == "i" and any(w in lx.LT_PRICE_WORDS for w in after[1:])
+        backward = bool(before) and before[-1] in lx.LT_PRICE_WORDS and "i" in before[:-1]
+        return self._add(i, i + 1, "money", "*", 0, 0) if forward or backward else 0
+
     def _paid(self, i: int) -> int:
         toks = self.toks
         for phrase in _PAID_BY_FIRST[toks[i].text]:
@@ -456,7 +468,8 @@ for _lang, _phrases in lx.BOUND_PHRASES.items():
         _BOUNDS_BY_LAST.setdefault(_lang, {}).setdefault(_phrase[-1], []).append((_phrase, _kind))
 
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
-_WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST)
+_WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
+                                 lx.LT_INCLUDED_WORDS)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

@@ -608,3 +608,14 @@ RETURNS_LT = "Nepatikusias elektronikos prekes galite grąžinti per 30 dienų."
 ])
 def test_lithuanian_negated_participle_is_not_a_negation(claim: str, expected: str) -> None:
     assert status(claim, RETURNS_LT) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "įskaičiuota į kainą" / "įeina į kainą": no extra charge; "mokama papildomai" is a charge
+    ("Pusryčiai įeina į kambario kainą.", "Pusryčiai įskaičiuoti į kambario kainą.", "supported"),
+    ("Pusryčiai mokami papildomai.", "Pusryčiai įskaičiuoti į kambario kainą.", "contradicted"),
+    ("Už sauną reikia mokėti papildomai.", "Sauna įskaičiuota į bilieto kainą.", "contradicted"),
+    ("Pusryčiai kainuoja 12 €.", "Pusryčiai įskaičiuoti į kambario kainą.", "contradicted"),
+])
+def test_lithuanian_included_in_the_price_is_no_extra_charge(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
