@@ -372,7 +372,7 @@ UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
          ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
          ("dowolnej",), ("dowolnego",)],
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
-         ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri")],
+         ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri"), ("bet", "kuriuo", "metu")],
 }
 # Words by which a claim says it holds for all: "free for all orders" drops the passage's "for orders over £60".
 UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
@@ -461,7 +461,7 @@ STOPWORDS: dict[str, set[str]] = {
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai""".split()
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
@@ -623,6 +623,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "grazinimo": "grazinimas", "dirba": "dirba", "veikia": "dirba", "atidaromas": "dirba",
         "atidaryta": "dirba", "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
+        # household appliances: "buitinė technika" = "buitiniai prietaisai"
+        "technika": "prietaisas", "technikai": "prietaisas", "technikos": "prietaisas", "technikoje": "prietaisas",
         # a person: "žmonės" and "asmenys" name the same people on a service page
         "asmuo": "asmens", "zmogus": "asmens", "zmogaus": "asmens", "zmogui": "asmens", "zmogu": "asmens",
         "zmones": "asmens", "zmoniu": "asmens", "zmonems": "asmens", "zmonemis": "asmens",
@@ -661,6 +663,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
         "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
         "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
+        # cancelling an order, a subscription or a contract: "atšaukti" and "nutraukti" lose different prefixes
+        "atsaukti": ("atsaukti", "atsaukimas", "atsaukimo", "atsaukima", "atsaukus", "atsaukiate", "atsaukete",
+                     "atsaukia", "atsaukiama", "atsaukiamas", "nutraukti", "nutraukimas", "nutraukimo", "nutraukima",
+                     "nutraukus", "nutraukiate", "nutraukete", "nutraukia", "nutraukiama", "nutraukiamas"),
         "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas",
                          "registruotis", "isiregistruoti", "isiregistruoja", "isiregistruojama", "isiregistruojate",
                          "isiregistravimas", "isiregistravimo", "isiregistravima", "isiregistruojant", "isiregistravus"),
@@ -687,7 +693,9 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma"},
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas",
+                 # a warranty "applies / is granted" for a time ("galioja", is valid, names the validity: not here)
+                 "taikoma", "taikomas", "suteikiama", "suteikiamas", "teikiama", "teikiamas"},
     "percent": {"wynosi", "rate"},
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

@@ -619,3 +619,23 @@ def test_lithuanian_negated_participle_is_not_a_negation(claim: str, expected: s
 ])
 def test_lithuanian_included_in_the_price_is_no_extra_charge(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "nutraukti" = "atšaukti" (cancel), "bet kuriuo metu" = "bet kada" (at any time)
+    ("Sutartį galima nutraukti bet kuriuo metu.", "Sutartį galite atšaukti bet kada.", "supported"),
+    ("Sutarties nutraukti negalima.", "Sutartį galite atšaukti bet kada.", "contradicted"),
+    ("Sutartį galima nutraukti tik pirmą mėnesį.", "Sutartį galite atšaukti bet kada.", "unsupported"),
+    # "buitinė technika" = "buitiniai prietaisai"; a warranty "taikoma" or "suteikiama" for a time says only the time
+    ("Buitinei technikai taikoma 3 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "supported"),
+    ("Buitinei technikai taikoma 2 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "contradicted"),
+    ("Mobiliesiems telefonams taikoma 3 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "unsupported"),
+    # "galioja" (is valid) names which time it is: not the time to collect the passport
+    ("Pasas galioja 10 metų.", "Pasas išduodamas per 15 darbo dienų. Pasą reikia atsiimti per 3 mėnesius.",
+     "unsupported"),
+])
+def test_lithuanian_service_words_said_in_other_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
