@@ -461,7 +461,8 @@ STOPWORDS: dict[str, set[str]] = {
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo""".split()
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
+        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
@@ -663,6 +664,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
         "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
         "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
+        # those who receive a benefit: "pašalpos gavėjai" = "pašalpą gaunantys asmenys"
+        "gavejas": ("gavejai", "gaveju", "gavejams", "gavejas", "gaveja", "gavejui", "gaunantys", "gaunantiems",
+                    "gaunanciu", "gaunancios", "gaunancioms", "gaunantis", "gaunanciam", "gaunancius"),
         # cancelling an order, a subscription or a contract: "atšaukti" and "nutraukti" lose different prefixes
         "atsaukti": ("atsaukti", "atsaukimas", "atsaukimo", "atsaukima", "atsaukus", "atsaukiate", "atsaukete",
                      "atsaukia", "atsaukiama", "atsaukiamas", "nutraukti", "nutraukimas", "nutraukimo", "nutraukima",

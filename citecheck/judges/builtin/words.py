@@ -315,7 +315,7 @@ _LT_REFLEXIVE = re.compile(r"^(issi|uzsi|pasi|nusi|susi|atsi|apsi|prisi|persi)(?
 
 
 # A Lithuanian verb's perfective prefix before a consonant: "išnuomoti" / "nuomoti" / "nuoma", "užsakyti" / "sakyti".
-_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{4})")
+_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{3})")
 
 
 def _stem_lt(word: str) -> str:

@@ -639,3 +639,18 @@ def test_lithuanian_included_in_the_price_is_no_extra_charge(claim: str, passage
 ])
 def test_lithuanian_service_words_said_in_other_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "gavėjai" = "gaunantys"; "išmokos" and "išmoką" are one word (the prefix falls off both)
+    ("Išmokos gavėjai už kelionę autobusu moka 0,50 €.",
+     "Kelionė autobusu kainuoja 1 €, o išmoką gaunantiems asmenims – 0,50 €.", "supported"),
+    ("Išmokos gavėjai už kelionę autobusu moka 1 €.",
+     "Kelionė autobusu kainuoja 1 €, o išmoką gaunantiems asmenims – 0,50 €.", "contradicted"),
+    # "atliekamas" (is done) says nothing the duration or the price does not
+    ("Garantinis remontas atliekamas per 14 dienų.", "Garantinis remontas trunka iki 14 dienų.", "supported"),
+    ("Po garantijos pabaigos remontas atliekamas nemokamai.", "Po garantijos pabaigos remontas kainuoja nuo 30 €.",
+     "contradicted"),
+])
+def test_lithuanian_recipients_and_light_verbs(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
