@@ -237,6 +237,8 @@ _RATE_UNITS = {
     "parcel": ["parcel", "package", "shipment", "paczke", "przesylke", "siunta"],
     "way": ["way"],
 }
+# The price's own name after its amount, before what it is for: "15 € mokestis už naktį".
+PRICE_NOUNS_AFTER: dict[str, set[str]] = {LT: {"mokestis", "mokesti", "mokescio", "suma", "kaina"}}
 RATE_UNITS: dict[str, str] = {word: rate for rate, words in _RATE_UNITS.items() for word in words}
 # A price's rate said by its subject rather than after it: "the annual subscription is £45", "metinis abonementas".
 RATE_ADJECTIVES: dict[str, dict[str, set[str]]] = {
@@ -462,7 +464,7 @@ STOPWORDS: dict[str, set[str]] = {
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
         apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
-        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi""".split()
+        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
@@ -624,6 +626,13 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "grazinimo": "grazinimas", "dirba": "dirba", "veikia": "dirba", "atidaromas": "dirba",
         "atidaryta": "dirba", "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
+        # a pet is an animal on a hotel or transport page ("su augintiniu" = "su gyvūnu")
+        "augintinis": "gyvunas", "augintinio": "gyvunas", "augintiniu": "gyvunas", "augintini": "gyvunas",
+        "augintiniai": "gyvunas", "augintinius": "gyvunas", "augintiniams": "gyvunas", "augintiniais": "gyvunas",
+        "augintiniui": "gyvunas",
+        # late: "vėliau" (later) and "vėlyvas" (late) check-out, arrival, payment
+        "veliau": "velyvas", "velyvo": "velyvas", "velyva": "velyvas", "velyvam": "velyvas", "velyvasis": "velyvas",
+        "velyvojo": "velyvas",
         # household appliances: "buitinė technika" = "buitiniai prietaisai"
         "technika": "prietaisas", "technikai": "prietaisas", "technikos": "prietaisas", "technikoje": "prietaisas",
         # a person: "žmonės" and "asmenys" name the same people on a service page
@@ -695,7 +704,9 @@ for _lang, _families in _ACT_FAMILIES.items():
 # to "3 days". Raw words; stemmed by the judge.
 IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
-              "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma"},
+              "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
+              # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
+              "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame"},
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas",
                  # a warranty "applies / is granted" for a time ("galioja", is valid, names the validity: not here)

@@ -148,6 +148,8 @@ class _Extractor:
         """What the price ending before token ``k`` is for: "per day", "a month", "za każdy produkt",
         "už siuntą", "asmeniui", "monthly", "per person each way" (two); empty when nothing says."""
         rates: set[str] = set()
+        if self._word(k) in lx.PRICE_NOUNS_AFTER.get(self.lang, ()):
+            k += 1  # "15 € mokestis už naktį": the fee's own name between the price and its rate
         while len(rates) < 2:
             word = self._word(k)
             if word in lx.RATE_ADVERBS:

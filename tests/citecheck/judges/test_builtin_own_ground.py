@@ -654,3 +654,17 @@ def test_lithuanian_service_words_said_in_other_words(claim: str, passage: str, 
 ])
 def test_lithuanian_recipients_and_light_verbs(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "elektroniniu būdu" = electronically ("būdu" adds nothing); a pet is an animal; "vėliau" = "vėlyvas"
+    ("Prašymą galima pateikti elektroniniu būdu.", "Prašymą galima pateikti internetu.", "supported"),
+    ("Vėlyvas išsiregistravimas kainuoja 25 €.", "Išsiregistruoti vėliau galima už 25 €.", "supported"),
+    ("Vėlyvas įsiregistravimas kainuoja 25 €.", "Išsiregistruoti vėliau galima už 25 €.", "unsupported"),
+    # "mokama" / "reikia sumokėti" / "imamas ... mokestis" say only that a price is paid; the fee's name may
+    # stand between the price and what it is for ("10 € mokestis už naktį")
+    ("Už augintinį mokama 10 € už naktį.", "Už gyvūną imamas 10 € mokestis už naktį.", "supported"),
+    ("Už augintinį reikia sumokėti 12 € už naktį.", "Už gyvūną imamas 10 € mokestis už naktį.", "contradicted"),
+])
+def test_lithuanian_hotel_and_office_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
