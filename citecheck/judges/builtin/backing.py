@@ -58,6 +58,16 @@ def _date_within(claimed: tuple[int | None, int | None, frozenset[int] | None],
             and (days is None or (stated[2] is not None and days <= stated[2])))
 
 
+def _clock_numbers(q: Quantity) -> set[float]:
+    """The numbers a time of day was written with: "7 pm" and "7 val. vakaro" (19:00) hold 7, "15.45 val." holds
+    15.45; the time itself was checked as a quantity."""
+    numbers: set[float] = set()
+    for minutes in (q.lo, q.hi):
+        hour, minute = divmod(int(minutes), 60)
+        numbers |= {float(hour), float(hour % 12 or 12), round(hour + minute / 100, 6)}
+    return numbers
+
+
 def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     """None when ``span`` states ``claim``; else what it lacks, in words an editor reads."""
     said = _analyse_claim(claim, lang)
@@ -79,6 +89,8 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     for segment in said.segments:
         for q in segment.quantities:
             claim_values -= {round(q.raw_lo, 6), round(q.raw_hi, 6), round(q.lo, 6), round(q.hi, 6)}
+            if q.dim == "clock":
+                claim_values -= _clock_numbers(q)
     missing = sorted(claim_values - span_values)
     if missing:
         return f"the span does not state the claim's number {missing[0]:g}"

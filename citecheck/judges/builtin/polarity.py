@@ -35,6 +35,22 @@ def _polarity_compatible(a: Polarity, b: Polarity) -> bool:
 _STRONG_OBLIGATION = {"must", "shall", "nalezy", "wolno"}
 
 
+def _lt_bound(toks: Sequence[_Tok], k: int) -> bool:
+    """The Lithuanian negator at ``k`` belongs to a bound, not to the statement: "ne ilgiau kaip 21 dieną",
+    "ne daugiau nei 10" (no more than), "daugiau nei 50 €" (more than: "nei" is "than")."""
+    word = toks[k].text
+    if word == "nei":
+        return k >= 1 and _lt_comparative(toks[k - 1].text)
+    return (word == "ne" and k + 2 < len(toks) and _lt_comparative(toks[k + 1].text)
+            and toks[k + 2].text in {"kaip", "nei"})
+
+
+def _lt_comparative(word: str) -> bool:
+    """A Lithuanian comparative: adverbs in "-iau" ("daugiau", "vėliau"), adjectives with "-esn-" ("pigesnė",
+    "jaunesniems")."""
+    return word.endswith("iau") or "esn" in word[-7:]
+
+
 def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
     negators = lx.NEGATORS[lang]
     triggers = _TRIGGERS[lang]
@@ -52,8 +68,9 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
             continue  # most words say nothing of negation or modality
         if word in negators or word.endswith("n't"):
             # "no later/more/longer than" is a bound; "no longer offered" is a negation
+            # nor are Lithuanian "ne ilgiau kaip" (no longer than) and "nei" after a comparative ("daugiau nei 50 €")
             if not (word == "no" and k + 2 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}
-                    and toks[k + 2].text == "than"):
+                    and toks[k + 2].text == "than") and not (lang == lx.LT and _lt_bound(toks, k)):
                 neg += 1
                 signal = True
             if word in {"cannot", "can't", "mustn't"} or word.endswith("n't") and word[:-3] in {"can", "may", "must"}:

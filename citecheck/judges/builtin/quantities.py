@@ -3,6 +3,7 @@ times, dates and counts, with ranges, alternatives and bounds; and how two of th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,18 @@ def _is_year(value: float) -> bool:
     return float(value).is_integer() and 1900 <= value <= 2100
 
 
+_LT_DOTTED_CLOCK = re.compile(r"^(\d{1,2})[.,](\d{2})$")
+
+
+def _lt_clock_minutes(tok: _Tok) -> float:
+    """Minutes after midnight of an hour before Lithuanian "val.": "15.45 val." is 15:45 (the dotted form
+    Lithuanian pages use), not 15.45 hours; "8 val." is 8:00."""
+    dotted = _LT_DOTTED_CLOCK.match(tok.text)
+    if dotted is not None and int(dotted.group(2)) < 60:
+        return float(int(dotted.group(1)) * 60 + int(dotted.group(2)))
+    return tok.value * 60
+
+
 def _prev_word(toks: Sequence[_Tok], index: int) -> str:
     return toks[index].text if 0 <= index < len(toks) else ""
 
@@ -90,6 +103,8 @@ class _Extractor:
                 consumed = self._frequency(i)
             if not consumed and tok.kind == W and (tok.text in _FREE_BY_FIRST or tok.text in lx.FREE_WORDS):
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
+            if not consumed and tok.kind == W and tok.text in lx.LT_INCLUDED_WORDS and self.lang == lx.LT:
+                consumed = self._included(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -135,6 +150,8 @@ class _Extractor:
         """What the price ending before token ``k`` is for: "per day", "a month", "za każdy produkt",
         "už siuntą", "asmeniui", "monthly", "per person each way" (two); empty when nothing says."""
         rates: set[str] = set()
+        if self._word(k) in lx.PRICE_NOUNS_AFTER.get(self.lang, ()):
+            k += 1  # "15 € mokestis už naktį": the fee's own name between the price and its rate
         while len(rates) < 2:
             word = self._word(k)
             if word in lx.RATE_ADVERBS:
@@ -321,6 +338,16 @@ class _Extractor:
             return self._add(i, i + 1, "money", "*", 0, 0)
         return 0
 
+    def _included(self, i: int) -> int:
+        """Lithuanian "įskaičiuota į (bilieto) kainą" / "į kainą įeina": no extra charge, a price of zero. The words
+        around stay content words ("bilieto" says which price)."""
+        toks = self.toks
+        after = [t.text for t in toks[i + 1 : i + 5]]
+        before = [t.text for t in toks[max(0, i - 4) : i]]
+        forward = bool(after) and after[0] == "i" and any(w in lx.LT_PRICE_WORDS for w in after[1:])
+        backward = bool(before) and before[-1] in lx.LT_PRICE_WORDS and "i" in before[:-1]
+        return self._add(i, i + 1, "money", "*", 0, 0) if forward or backward else 0
+
     def _paid(self, i: int) -> int:
         toks = self.toks
         for phrase in _PAID_BY_FIRST[toks[i].text]:
@@ -408,8 +435,18 @@ class _Extractor:
                           else _twelve_hour_minutes(after.value, toks[end + 2].text))
                 end += 3
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
-        if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
-            return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
+        # "iki 14 valandos" (genitive singular) is a time of day as "iki 14 val." is; "14 valandų" is a duration
+        if word in ("val", "valandos") and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
+            lo_min = _lt_clock_minutes(toks[i])
+            hi_min = _lt_clock_minutes(toks[j - 1]) if hi != lo else lo_min
+            end = k + 1
+            # "8 val. ryto" (8 am), "7 val. vakaro" (7 pm): the part of the day belongs to the time
+            after = end + 1 if end < len(toks) and toks[end].text == "." else end
+            half = lx.LT_CLOCK_HALVES.get(toks[after].text) if after < len(toks) else None
+            if half is not None:
+                lo_min, hi_min = _twelve_hour_minutes(lo_min, half), _twelve_hour_minutes(hi_min, half)
+                end = after + 1
+            return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word in _POUNDS and not hyphen and self._says_money():
             return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:
@@ -488,7 +525,7 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
-                                 *_FREQUENCY_STARTS.values())
+                                 lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values())
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

@@ -5,6 +5,7 @@ unstated there."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from citecheck.judges import lexicon as lx
 from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
-from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
+from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _fold, _stem, _tokenize
 
 SUPPORTED, CONTRADICTED, UNSTATED = "supported", "contradicted", "unstated"
 _EXCEPTION_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.EXCEPTION_WORDS.items()}
@@ -183,6 +184,27 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
 _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weight", "length": "length",
               "volume": "volume", "percent": "percentage", "clock": "time of day", "date": "date",
               "count": "number", "frequency": "frequency"}
+
+
+_LT_CONDITION_OPENERS = frozenset({"jei", "jeigu", "kai", "kol"})
+
+
+def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
+    """The Lithuanian claim part's opening condition: a first segment with no value, opened by "jei" / "kai"
+    or by a gerund ("neatšaukus", "pateikus"), before a segment with a value ("Neatšaukus prenumeratos, kas
+    mėnesį nuskaitoma 8,99 €"). Its polarity is its own, and the passage must state it: "Atšaukus
+    rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
+    first = segments[0]
+    if first.quantities or not first.own or not any(s.quantities for s in segments[1:]):
+        return None
+    found = _FIRST_WORD.search(claim, first.start)
+    opener = _fold(found.group()) if found is not None else ""
+    if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6 and not opener.endswith("ius")):
+        return first
+    return None
+
+
+_FIRST_WORD = re.compile(r"\w+")
 
 
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
@@ -513,7 +535,12 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     for part in stated.parts:
         segments = [stated.segments[k] for k in part]
         part_key = set().union(*(s.own for s in segments)) if segments else set()
-        part_pol = _merge_polarity([s.polarity for s in segments])
+        condition = _lt_condition(claim, segments) if lang == lx.LT and len(segments) > 1 else None
+        if condition is not None:
+            # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
+            # price's; the condition is a statement the passage must make with the same polarity
+            facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))
+        part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
         quantities = [(s, q) for s in segments for q in s.quantities]
         if quantities:
             for segment, q in quantities:

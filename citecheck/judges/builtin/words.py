@@ -199,10 +199,15 @@ _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "net
                    "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
 
 
+# A negated active past participle ("nepatikusią prekę", "nepasinaudojusiems") names a kind of thing, like an
+# adjective: its "ne" does not deny the sentence ("Nepatikusią prekę galite grąžinti" allows returns).
+_LT_NEGATED_PARTICIPLE = re.compile(r"^ne\w{3,}us(i|ia|ias|ios|iu|ius|iems|ioms|iai|io|iam|iuose|ioje)$")
+
+
 @lru_cache(maxsize=65536)
 def _lt_negated(word: str) -> str | None:
     """The word a Lithuanian negative prefix ("ne", "nebe") is attached to, or None."""
-    if word.startswith(_LT_NOT_NEGATED):
+    if word.startswith(_LT_NOT_NEGATED) or _LT_NEGATED_PARTICIPLE.search(word):
         return None
     rest = word[4:] if word.startswith("nebe") and len(word) >= 8 else word[2:]
     return rest if len(rest) >= 4 else None
@@ -310,7 +315,7 @@ _LT_REFLEXIVE = re.compile(r"^(issi|uzsi|pasi|nusi|susi|atsi|apsi|prisi|persi)(?
 
 
 # A Lithuanian verb's perfective prefix before a consonant: "išnuomoti" / "nuomoti" / "nuoma", "užsakyti" / "sakyti".
-_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{4})")
+_LT_PREFIX = re.compile(r"^(is|uz|at|nu|su|ap)(?=[^aeiouy]\w{3})")
 
 
 def _stem_lt(word: str) -> str:

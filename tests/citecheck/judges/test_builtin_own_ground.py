@@ -536,6 +536,36 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_sentence_before_nam
     ("Gift wrapping costs £3 per item.", "Gift wrapping costs £3 per item.", "supported"),
 ])
 def test_the_same_price_for_another_unit_is_another_price(claim: str, passage: str, expected: str) -> None:
+# --- Lithuanian times, durations, bounds and "does not pay" as service pages write them ------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "16.30 val." is half past four, not 16.3 hours; "9 val. ryto" is 9 am, "7 val. vakaro" 7 pm
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba iki 16:30.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "supported"),
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba iki 17:30.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "contradicted"),
+    ("Klientų aptarnavimo skyrius darbo dienomis dirba nuo 9 val. ryto.",
+     "Klientų aptarnavimo skyrius dirba darbo dienomis nuo 9 iki 16.30 val.", "supported"),
+    ("Kavinė dirba iki 7 val. vakaro.", "Kavinė dirba nuo 10 iki 19 val.", "supported"),
+    ("Kavinė dirba iki 8 val. vakaro.", "Kavinė dirba nuo 10 iki 19 val.", "contradicted"),
+    # "pusantros valandos" = 90 minutes; dative units ("paroms", "valandoms", "metams"); collective numerals
+    ("Kelionės bilietas galioja pusantros valandos.", "Kelionės bilietas galioja 90 minučių.", "supported"),
+    ("Kelionės bilietas galioja dvi valandas.", "Kelionės bilietas galioja 90 minučių.", "contradicted"),
+    ("Buto nuomos sutartis sudaroma vieneriems metams.", "Buto nuomos sutartis sudaroma 12 mėnesių.", "supported"),
+    ("Dviratį galima išsinuomoti 3 paroms.", "Dviratį galima išsinuomoti 72 valandoms.", "supported"),
+    ("Dviratį galima išsinuomoti 2 paroms.", "Dviratį galima išsinuomoti 72 valandoms.", "contradicted"),
+    # "jaunesniems nei" is a bound and "nei" there is "than", not a negation; so is "ne ilgiau kaip"
+    ("Vaikams iki 6 metų įėjimas nemokamas.", "Vaikams, jaunesniems nei šešerių metų, įėjimas nemokamas.", "supported"),
+    ("Vaikams iki 7 metų įėjimas nemokamas.", "Vaikams, jaunesniems nei šešerių metų, įėjimas nemokamas.",
+     "contradicted"),
+    ("Dokumentų patikra trunka ne ilgiau kaip 10 darbo dienų.", "Dokumentų patikra trunka iki 10 darbo dienų.",
+     "supported"),
+    ("Dokumentų patikra trunka ne ilgiau kaip 15 darbo dienų.", "Dokumentų patikra trunka iki 10 darbo dienų.",
+     "contradicted"),
+    ("Pristatymas nemokamas, kai perkama už daugiau nei 40 €.", "Perkant už daugiau nei 40 € pristatymas nemokamas.",
+     "supported"),
+])
+def test_lithuanian_times_durations_and_bounds(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
 
 
@@ -567,3 +597,130 @@ def test_how_often_is_compared_as_a_value_however_it_is_said(claim: str, passage
 ])
 def test_a_frequency_does_not_stand_for_the_day_or_the_kind_it_is_said_with(claim: str, passage: str) -> None:
     assert status(claim, passage) != "supported"
+    # "nemoka", "mokėti nereikia", "nieko nemoka" say free; "tenka mokėti", "reikės sumokėti" say paid
+    ("Pensininkai už įėjimą į muziejų nemoka.", "Pensininkams įėjimas į muziejų nemokamas.", "supported"),
+    ("Pensininkams už įėjimą į muziejų tenka mokėti.", "Pensininkams įėjimas į muziejų nemokamas.", "contradicted"),
+    ("Už automobilio stovėjimą prie biblioteko mokėti nereikia.", "Automobilio stovėjimas prie biblioteko nemokamas.",
+     "supported"),
+    ("Daugiavaikių šeimų žmonės už baseiną nieko nemoka.", "Daugiavaikių šeimų asmenims baseinas nemokamas.",
+     "supported"),
+    ("Už kilimo valymą reikės sumokėti.", "Kilimų valymas nemokamas.", "contradicted"),
+    # "reikės" (future) obliges as "būtina" does
+    ("Prie kasos reikės parodyti asmens dokumentą.", "Prie kasos būtina parodyti asmens dokumentą.", "supported"),
+    ("Prie kasos asmens dokumento rodyti nereikia.", "Prie kasos būtina parodyti asmens dokumentą.", "contradicted"),
+])
+def test_lithuanian_paying_and_obliging_in_other_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_a_time_of_day_written_with_its_half_is_backed_by_the_24_hour_time() -> None:
+    assert status("The cafe is open until 7 pm.", "The cafe is open from 10:00 to 19:00.") == "supported"
+
+
+HOTEL_LT = "Registracija viešbutyje vyksta nuo 14 val., išsiregistruoti reikia iki 12 val."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # checking out is not checking in, leaving is not arriving, though the prefixes fall off to one stem
+    ("Išsiregistruoti iš viešbučio galima nuo 14 val.", HOTEL_LT, "contradicted"),
+    ("Į viešbutį įsiregistruoti galima nuo 14 val.", HOTEL_LT, "supported"),
+    ("Išsiregistruoti iš viešbučio reikia iki 12 val.", HOTEL_LT, "supported"),
+    ("Nemokamai atšaukti užsakymą galima iki išvykimo dienos.",
+     "Nemokamai atšaukti užsakymą galima iki atvykimo dienos.", "unsupported"),
+    ("Autobusas atvyksta 8:15.", "Autobusas išvyksta 8:15, o į Kauną atvyksta 9:40.", "contradicted"),
+    # "iki 20 valandos" is a time of day, "20 valandų" a duration
+    ("Parduotuvė dirba iki 20 valandos.", "Parduotuvė dirba nuo 8 iki 20 val.", "supported"),
+    ("Parduotuvė dirba iki 21 valandos.", "Parduotuvė dirba nuo 8 iki 20 val.", "contradicted"),
+    ("Automobilį galima palikti aikštelėje 20 valandų.", "Automobilį galima palikti aikštelėje iki 20 valandų.",
+     "supported"),
+])
+def test_lithuanian_opposite_acts_and_hours_of_the_day(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a Lithuanian opening condition ("neatšaukus", "pateikus", "jei ...") keeps its own polarity, and the
+    # passage must state it: its "ne" is not the price's, and a condition reversed is not backed
+    ("Neatšaukus rezervacijos, imamas 20 € mokestis.", "Jei rezervacijos neatšaukiate, imamas 20 € mokestis.",
+     "supported"),
+    ("Atšaukus rezervaciją, imamas 20 € mokestis.", "Jei rezervacijos neatšaukiate, imamas 20 € mokestis.",
+     "contradicted"),
+    ("Neatšaukus rezervacijos, imamas 20 € mokestis.", "Už rezervaciją imamas 20 € mokestis.", "partly_supported"),
+    ("Nepateikus prašymo iki kovo 1 d., mokestis yra 30 €.",
+     "Jei prašymas nepateikiamas iki kovo 1 d., mokestis yra 30 €.", "supported"),
+])
+def test_lithuanian_opening_condition_is_judged_on_its_own(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+RETURNS_LT = "Nepatikusias elektronikos prekes galite grąžinti per 30 dienų."
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nepatikusias" (that you did not like) names the goods; its "ne" does not forbid the returns
+    ("Elektronikos prekes galima grąžinti per 30 dienų.", "supported"),
+    ("Elektronikos prekes galima grąžinti per 14 dienų.", "contradicted"),
+    ("Elektronikos prekių grąžinti negalima.", "contradicted"),
+])
+def test_lithuanian_negated_participle_is_not_a_negation(claim: str, expected: str) -> None:
+    assert status(claim, RETURNS_LT) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "įskaičiuota į kainą" / "įeina į kainą": no extra charge; "mokama papildomai" is a charge
+    ("Pusryčiai įeina į kambario kainą.", "Pusryčiai įskaičiuoti į kambario kainą.", "supported"),
+    ("Pusryčiai mokami papildomai.", "Pusryčiai įskaičiuoti į kambario kainą.", "contradicted"),
+    ("Už sauną reikia mokėti papildomai.", "Sauna įskaičiuota į bilieto kainą.", "contradicted"),
+    ("Pusryčiai kainuoja 12 €.", "Pusryčiai įskaičiuoti į kambario kainą.", "contradicted"),
+])
+def test_lithuanian_included_in_the_price_is_no_extra_charge(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "nutraukti" = "atšaukti" (cancel), "bet kuriuo metu" = "bet kada" (at any time)
+    ("Sutartį galima nutraukti bet kuriuo metu.", "Sutartį galite atšaukti bet kada.", "supported"),
+    ("Sutarties nutraukti negalima.", "Sutartį galite atšaukti bet kada.", "contradicted"),
+    ("Sutartį galima nutraukti tik pirmą mėnesį.", "Sutartį galite atšaukti bet kada.", "unsupported"),
+    # "buitinė technika" = "buitiniai prietaisai"; a warranty "taikoma" or "suteikiama" for a time says only the time
+    ("Buitinei technikai taikoma 3 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "supported"),
+    ("Buitinei technikai taikoma 2 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "contradicted"),
+    ("Mobiliesiems telefonams taikoma 3 metų garantija.", "Buitiniams prietaisams suteikiama 36 mėnesių garantija.",
+     "unsupported"),
+    # "galioja" (is valid) names which time it is: not the time to collect the passport
+    ("Pasas galioja 10 metų.", "Pasas išduodamas per 15 darbo dienų. Pasą reikia atsiimti per 3 mėnesius.",
+     "unsupported"),
+])
+def test_lithuanian_service_words_said_in_other_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "gavėjai" = "gaunantys"; "išmokos" and "išmoką" are one word (the prefix falls off both)
+    ("Išmokos gavėjai už kelionę autobusu moka 0,50 €.",
+     "Kelionė autobusu kainuoja 1 €, o išmoką gaunantiems asmenims – 0,50 €.", "supported"),
+    ("Išmokos gavėjai už kelionę autobusu moka 1 €.",
+     "Kelionė autobusu kainuoja 1 €, o išmoką gaunantiems asmenims – 0,50 €.", "contradicted"),
+    # "atliekamas" (is done) says nothing the duration or the price does not
+    ("Garantinis remontas atliekamas per 14 dienų.", "Garantinis remontas trunka iki 14 dienų.", "supported"),
+    ("Po garantijos pabaigos remontas atliekamas nemokamai.", "Po garantijos pabaigos remontas kainuoja nuo 30 €.",
+     "contradicted"),
+])
+def test_lithuanian_recipients_and_light_verbs(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "elektroniniu būdu" = electronically ("būdu" adds nothing); a pet is an animal; "vėliau" = "vėlyvas"
+    ("Prašymą galima pateikti elektroniniu būdu.", "Prašymą galima pateikti internetu.", "supported"),
+    ("Vėlyvas išsiregistravimas kainuoja 25 €.", "Išsiregistruoti vėliau galima už 25 €.", "supported"),
+    ("Vėlyvas įsiregistravimas kainuoja 25 €.", "Išsiregistruoti vėliau galima už 25 €.", "unsupported"),
+    # "mokama" / "reikia sumokėti" / "imamas ... mokestis" say only that a price is paid; the fee's name may
+    # stand between the price and what it is for ("10 € mokestis už naktį")
+    ("Už augintinį mokama 10 € už naktį.", "Už gyvūną imamas 10 € mokestis už naktį.", "supported"),
+    ("Už augintinį reikia sumokėti 12 € už naktį.", "Už gyvūną imamas 10 € mokestis už naktį.", "contradicted"),
+])
+def test_lithuanian_hotel_and_office_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
