@@ -421,7 +421,8 @@ STOPWORDS: dict[str, set[str]] = {
         byl byla bylo beda bedzie to ten ta te tego tej tych tym ktory ktora ktore ktorych jak
         jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
-        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje""".split()
+        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
+        co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie

@@ -505,3 +505,16 @@ def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None
 ])
 def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- Polish (issue 24, item 5: the d10-pl dev batch) -----------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "nawet wtedy, gdy" and "co najmniej" are function words: the passage need not say them
+    ("Karnet można zawiesić nawet wtedy, gdy klient zalega z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile klient nie zalega z opłatami.", "contradicted"),
+    ("Montaż kuchni kosztuje co najmniej 900 zł.", "Montaż kuchni kosztuje od 900 zł, a montaż szafy od 150 zł.",
+     "supported"),
+])
+def test_polish_function_words_are_not_asked_of_the_passage(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
