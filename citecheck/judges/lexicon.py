@@ -255,7 +255,16 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
                 ("nieko", "ne", "kainuoja"), ("without", "paying"), ("without", "charge"), ("without", "payment"),
-                ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio")]
+                ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio"),
+                # Polish says "you pay nothing" with negative concord ("nic nie zapłacisz", "nigdy nie trzeba
+                # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
+                *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
+                  for verb in ("placi", "placisz", "placa", "placimy", "zaplaci", "zaplacisz", "zaplaca", "zaplacimy")],
+                *[(*lead, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                  for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
+                ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
+                ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
+                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -335,7 +344,7 @@ DENIED_CONTENT: dict[str, dict[str, str]] = {
 UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
     EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases"),
          ("any",)],
-    PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
+    PL: [("zawsze",), ("nigdy",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
          ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
          ("dowolnej",), ("dowolnego",)],
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
@@ -567,6 +576,11 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
         "kosztowac": "koszt", "oplata": "koszt", "oplaty": "koszt", "oplate": "koszt", "platnosc": "koszt",
         "zaplacic": "koszt", "placisz": "koszt", "placi": "koszt", "wynosi": "wynosi",
+        # paying said as a verb ("zapłaci", "płacą") or as a surcharge ("za dopłatą 60 zł"): the price's own word
+        "zaplaci": "koszt", "zaplacisz": "koszt", "zaplaca": "koszt", "zaplacimy": "koszt", "placa": "koszt",
+        "placic": "koszt", "placimy": "koszt", "placicie": "koszt", "doplata": "koszt", "doplaty": "koszt",
+        "doplate": "koszt", "doplacic": "koszt", "doplacac": "koszt", "doplacasz": "koszt",
+        "doplaci": "koszt",
         "wysylka": "dostawa", "wysylamy": "dostawa", "wysylki": "dostawa", "wysylke": "dostawa",
         "dostarczamy": "dostawa", "dostawy": "dostawa", "dostawe": "dostawa",
         "zwracamy": "zwrot", "zwrocic": "zwrot", "zwracac": "zwrot", "zwrotu": "zwrot",
@@ -635,11 +649,12 @@ for _lang, _families in _ACT_FAMILIES.items():
 # to "3 days". Raw words; stemmed by the judge.
 IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
-              "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma"},
+              "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
+              "opiewa", "opiewajace", "opiewajacy", "opiewajaca"},  # "zamówienie opiewa na 1500 zł"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas"},
     "percent": {"wynosi", "rate"},
-    "count": {"wynosi"},
+    "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych"},  # "grupa licząca 25 osób"
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
     "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",

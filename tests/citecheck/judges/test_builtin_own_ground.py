@@ -518,3 +518,22 @@ def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str,
 ])
 def test_polish_function_words_are_not_asked_of_the_passage(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "you pay nothing" with Polish negative concord is a price of zero, not a negated sentence
+    ("Za wniesienie pralki na piętro nie trzeba dopłacać.",
+     "Wniesienie pralki na piętro jest bezpłatne, a jej montaż kosztuje 80 zł.", "supported"),
+    ("Za parking hotelowy goście nic nie zapłacą.", "Parking hotelowy jest dla gości bezpłatny.", "supported"),
+    ("Za kartę miejską nie płacisz.", "Karta miejska kosztuje 20 zł.", "contradicted"),
+    # "never" drops the passage's condition as "always" does
+    ("Za kartę miejską nigdy nie trzeba płacić.",
+     "Karta miejska jest bezpłatna, jeśli mieszkasz w gminie; w przeciwnym razie kosztuje 20 zł.", "contradicted"),
+    # paying said as a verb, an order that "opiewa na" an amount, a group "licząca" 30 people
+    ("Jeśli zamówienie opiewa na co najmniej 300 zł, dostawa jest darmowa.",
+     "Przy zamówieniach od 300 zł dostawa jest darmowa.", "supported"),
+    ("Grupa licząca do 30 osób zapłaci za wycieczkę 900 zł.",
+     "Wycieczka z przewodnikiem dla grupy do 30 osób kosztuje 900 zł.", "supported"),
+])
+def test_polish_paying_nothing_and_paying_verbs(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
