@@ -43,6 +43,13 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "dziewiecdziesiat": 90, "sto": 100, "stu": 100, "dwiescie": 200, "trzysta": 300,
         "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
         "tysiecy": 1000, "pol": 0.5,  # "pół roku" = six months
+        # the other cases of two to four, and the collective numerals said of people and children
+        # ("dwoje dorosłych i troje dzieci", "z dwojgiem dzieci")
+        "dwiema": 2, "trzej": 3, "czterej": 4, "czterema": 4, "piecioma": 5,
+        "dwoje": 2, "dwojga": 2, "dwojgu": 2, "dwojgiem": 2, "troje": 3, "trojga": 3, "trojgu": 3, "trojgiem": 3,
+        "czworo": 4, "czworga": 4, "czworgu": 4, "czworgiem": 4, "piecioro": 5, "pieciorga": 5, "pieciorgiem": 5,
+        "szescioro": 6, "szesciorga": 6, "dwojka": 2, "dwojke": 2, "dwojki": 2, "trojka": 3, "trojke": 3,
+        "trojki": 3, "czworka": 4, "czworke": 4, "czworki": 4,  # "z dwójką dzieci" (not "piątki": Fridays)
     },
     LT: {
         "nulis": 0,

@@ -537,3 +537,16 @@ def test_polish_function_words_are_not_asked_of_the_passage(claim: str, passage:
 ])
 def test_polish_paying_nothing_and_paying_verbs(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # the collective numerals of people and children ("dwoje", "z trojgiem") are numbers like "dwóch", "trzech"
+    ("Pokój rodzinny jest przeznaczony dla dwojga dorosłych i trojga dzieci.",
+     "Pokój rodzinny jest przeznaczony dla dwóch dorosłych i maksymalnie trzech dzieci.", "supported"),
+    ("Pokój rodzinny pomieści dwoje dorosłych i czworo dzieci.",
+     "Pokój rodzinny jest przeznaczony dla dwóch dorosłych i maksymalnie trzech dzieci.", "contradicted"),
+    ("Rodzina z dwojgiem dzieci płaci za karnet 90 zł.", "Karnet dla rodziny z dwójką dzieci kosztuje 90 zł.",
+     "supported"),
+])
+def test_polish_collective_numerals(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
