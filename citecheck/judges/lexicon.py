@@ -202,6 +202,13 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
         (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
         (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
+        # opening and closing said with a verb ("zamyka się o 14:00", "otwieramy o 9:00"), and a time of day
+        # after "godz." / "godziny" ("do godz. 18:00", "od godziny 8")
+        (("zamyka", "sie", "o"), "max"), (("zamykaja", "sie", "o"), "max"), (("zamykamy", "o"), "max"),
+        (("otwiera", "sie", "o"), "min"), (("otwieraja", "sie", "o"), "min"), (("otwieramy", "o"), "min"),
+        (("do", "godz"), "max"), (("do", "godziny"), "max"), (("od", "godz"), "min"), (("od", "godziny"), "min"),
+        (("przed", "godz"), "max"), (("przed", "godzina"), "max"), (("po", "godz"), "min"),
+        (("po", "godzinie"), "min"),
     ],
     LT: [
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
@@ -281,6 +288,11 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
                 ("needs", "to", "pay"), ("trzeba", "zaplacic"), ("nalezy", "zaplacic"), ("trzeba", "placic"),
                 ("nalezy", "uiscic"), ("reikia", "sumoketi"), ("reikia", "moketi"), ("turite", "sumoketi"),
                 ("privalote", "sumoketi")]
+# Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
+# in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
+# "północ" / "południe" are also north and south, so only these forms after these words are read.
+PL_CLOCK_WORDS = {"polnocy": 1440, "polnoca": 1440, "poludnia": 720, "poludniem": 720}
+PL_CLOCK_BEFORE = {"do", "od", "o", "przed", "po"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 
@@ -666,7 +678,8 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
     "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",
               "czynny", "czynna", "czynne", "otwarty", "otwarta", "otwarte", "otwierany", "zamykany", "zamykana",
-              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma"},
+              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma",
+              "zamyka", "otwiera", "zamykamy", "otwieramy", "godzina"},  # "zamyka się o 14:00", "do godziny 20"
 }
 
 # Menu / footer words: a passage made only of these lines is navigation, not evidence.

@@ -550,3 +550,23 @@ def test_polish_paying_nothing_and_paying_verbs(claim: str, passage: str, expect
 ])
 def test_polish_collective_numerals(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+HOURS_PL = ("Biblioteka jest czynna od poniedziałku do piątku w godz. 10:00–19:00, a w soboty w godz. 9:00–13:00. "
+            "Zamówione książki odbiera się do godz. 12:00 następnego dnia.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "godz." before a time does not end the sentence: Saturday's hours stay with "w soboty"
+    ("W soboty biblioteka jest czynna do 13:00.", "supported"),
+    ("W soboty biblioteka jest czynna do 19:00.", "contradicted"),
+    # a closing time said with a verb is the end of the opening hours
+    ("W soboty biblioteka zamyka się o 13:00.", "supported"),
+    # a whole hour after "godziny" / "godz." is a time of day, "północ" and "południe" too
+    ("W soboty biblioteka jest czynna do godziny 13.", "supported"),
+    ("Od poniedziałku do piątku biblioteka jest czynna od godz. 10 do 19.", "supported"),
+    ("Zamówione książki można odebrać do północy następnego dnia.", "contradicted"),
+    ("Zamówione książki odbiera się do południa następnego dnia.", "supported"),
+])
+def test_polish_times_of_day(claim: str, expected: str) -> None:
+    assert status(claim, HOURS_PL) == expected
