@@ -570,3 +570,12 @@ HOURS_PL = ("Biblioteka jest czynna od poniedziałku do piątku w godz. 10:00–
 ])
 def test_polish_times_of_day(claim: str, expected: str) -> None:
     assert status(claim, HOURS_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the claim's day is in the sentence, but another day is the one the delivery happens on
+    ("Pieczywo na niedzielę dostarczamy w niedzielę rano.", "unsupported"),
+    ("Pieczywo na niedzielę dostarczamy w sobotę rano.", "supported"),
+])
+def test_a_statement_whose_segment_names_another_day_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, "Pieczywo na niedzielę dostarczamy w sobotę rano, razem z zamówieniem na sobotę.") == expected
