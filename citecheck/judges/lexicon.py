@@ -198,7 +198,7 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
         (("ponizej",), "max"), (("w", "ciagu"), "max"), (("mniej", "niz"), "max"),
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
-        (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
+        (("najpozniej",), "max"), (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
         (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
         (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
@@ -450,7 +450,8 @@ STOPWORDS: dict[str, set[str]] = {
         jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
-        co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd""".split()
+        co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
+        przysluguje przysluguja""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -464,7 +465,7 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej"},
     LT: {"maziausiai", "bent", "daugiausia"},
 }
 for _bound_lang, _bound_words in BOUND_ONLY_WORDS.items():
@@ -564,6 +565,8 @@ EXCLUSIVE_ROLE_GROUPS = (7, NET_GROSS_GROUP)
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},
     PL: {"internet": "online", "internecie": "online", "epuap": "online", "internetu": "online", "internetowo": "online",
+         "internetowy": "online", "internetowym": "online", "internetowej": "online", "internetowego": "online",
+         "internetowa": "online", "internetowe": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
@@ -611,6 +614,17 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
         "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
         "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
+        # one meaning in shop and office pages, said in other words by a paraphrase
+        "znizka": "rabat", "znizki": "rabat", "znizke": "rabat", "znizek": "rabat", "upust": "rabat",
+        "upustu": "rabat", "rabatu": "rabat", "obnizka": "rabat", "obnizki": "rabat",
+        "zwykla": "standardowa", "zwykly": "standardowa", "zwyklej": "standardowa", "zwyklego": "standardowa",
+        "przyczyna": "powod", "przyczyny": "powod", "przyczyn": "powod", "przyczyne": "powod", "powodu": "powod",
+        "powodow": "powod",
+        "okazac": "okazanie", "okazaniu": "okazanie", "okazania": "okazanie", "okazuje": "okazanie",
+        "pokazac": "okazanie", "pokazania": "okazanie", "pokazaniu": "okazanie", "pokazuje": "okazanie",
+        "zwrocony": "zwrot", "zwrocona": "zwrot", "zwroconego": "zwrot", "zwroconych": "zwrot", "zwroconej": "zwrot",
+        "odeslac": "zwrot", "odsylac": "zwrot", "odsylamy": "zwrot", "odeslanie": "zwrot", "odeslania": "zwrot",
+        "odeslany": "zwrot", "odeslane": "zwrot", "odesle": "zwrot",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -643,8 +657,17 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "rezygnacja": ("zrezygnowac", "rezygnowac", "rezygnacji", "rezygnuje"),
         "naprawa": ("naprawic", "naprawy", "naprawe", "naprawiamy", "naprawiany", "naprawione", "naprawiane"),
         "dostawa": ("wyslac", "wyslemy", "wyslane", "wyslany", "wysylane", "wysylany", "dostarczyc", "dostarczony",
-                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie"),
+                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie",
+                    # bringing it by car: "dowozimy", "przywozimy"
+                    "dowozimy", "dowozi", "dowozone", "dowozony", "dowozona", "dowozic", "dowoz", "dowozu",
+                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie"),
         "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+        # getting a card or an account made: the reader "wyrabia" or "zakłada" it
+        "wyrobienie": ("wyrobic", "wyrabia", "wyrabiac", "wyrabiamy", "wyrobienia", "wyrabiania", "wyrabianie",
+                       "wyrobiona", "wyrobiony", "wyrobione", "zalozenie", "zalozyc", "zaklada", "zakladamy",
+                       "zalozenia"),
+        # granting a warranty or a discount: "udzielamy 2 lat gwarancji" = "daje 2 lata gwarancji"
+        "udziela": ("udzielamy", "udzielaja", "udzielic", "daje", "dajemy", "daja"),
         "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
         "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
     },

@@ -579,3 +579,26 @@ def test_polish_times_of_day(claim: str, expected: str) -> None:
 ])
 def test_a_statement_whose_segment_names_another_day_is_not_backed(claim: str, expected: str) -> None:
     assert status(claim, "Pieczywo na niedzielę dostarczamy w sobotę rano, razem z zamówieniem na sobotę.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # zniżka = rabat, "minimum" a bound word, "przysługuje" a word that names nothing
+    ("Przy zakupie minimum 4 opon przysługuje 10% zniżki.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 10%.",
+     "supported"),
+    # zwykła = standardowa (so it is not the express one)
+    ("Zwykła przesyłka kosztuje 25 zł.", "Przesyłka standardowa kosztuje 12 zł, a ekspresowa 25 zł.", "contradicted"),
+    # odesłać = zwrócić, przyczyna = powód, "w sklepie internetowym" = "przez internet"
+    ("Buty kupione w sklepie internetowym można odesłać w ciągu 30 dni bez podania przyczyny.",
+     "Buty kupione przez internet można zwrócić w ciągu 14 dni bez podania powodu.", "contradicted"),
+    # a card "założona" or "wyrobiona", a document "pokazany" or "okazany"
+    ("Założenie karty parkingowej jest bezpłatne, trzeba tylko pokazać dowód rejestracyjny.",
+     "Kartę parkingową wyrabia się bezpłatnie po okazaniu dowodu rejestracyjnego.", "supported"),
+    # "najpóźniej" is a bound; dowozić = dostarczać; dawać gwarancję = udzielać gwarancji
+    ("Pieniądze oddajemy najpóźniej 14 dni po otrzymaniu zwrotu.",
+     "Pieniądze oddajemy w ciągu 14 dni od otrzymania zwrotu.", "supported"),
+    ("Zakupy dowozimy w ciągu 2 godzin.", "Zakupy dostarczamy w ciągu 2 godzin od złożenia zamówienia.", "supported"),
+    ("Na ekspresy do kawy sklep daje 3 lata gwarancji.", "Na ekspresy do kawy udzielamy 2 lat gwarancji.",
+     "contradicted"),
+])
+def test_polish_equivalent_expressions_of_shop_pages(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
