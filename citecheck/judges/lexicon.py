@@ -288,6 +288,15 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
                 ("needs", "to", "pay"), ("trzeba", "zaplacic"), ("nalezy", "zaplacic"), ("trzeba", "placic"),
                 ("nalezy", "uiscic"), ("reikia", "sumoketi"), ("reikia", "moketi"), ("turite", "sumoketi"),
                 ("privalote", "sumoketi")]
+# A Polish unit with no number is one of it ("daje rok gwarancji", "najpóźniej tydzień"): these singular forms,
+# unless a word before makes them something else ("za miesiąc" / "na rok" a rate, "co tydzień" a frequency,
+# "cały rok", "nowy rok", "w tym roku"), or a number follows ("rok 2025").
+PL_ONE_UNIT = {"rok", "tydzien", "miesiac", "dobe", "godzine"}
+# ... and after "w ciągu" the genitive ("w ciągu doby", "w ciągu tygodnia"; not "dnia": "during the day")
+PL_ONE_UNIT_WITHIN = {"roku", "tygodnia", "miesiaca", "doby", "godziny"}
+PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten", "tym", "kazdy", "kolejny", "nastepny",
+                         "ostatni", "przyszly", "biezacy", "poprzedni", "zeszly", "pierwszy", "drugi", "jeden", "jedna",
+                         "jego", "dany", "szkolny", "akademicki", "kalendarzowy", "/"}
 # Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
 # in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
 # "północ" / "południe" are also north and south, so only these forms after these words are read.

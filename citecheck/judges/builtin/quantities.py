@@ -91,6 +91,9 @@ class _Extractor:
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             if not consumed and tok.kind == W and tok.text in lx.PL_CLOCK_WORDS and self.lang == lx.PL:
                 consumed = self._pl_noon_or_midnight(i)
+            if not consumed and tok.kind == W and self.lang == lx.PL and (
+                    tok.text in lx.PL_ONE_UNIT or (tok.text in lx.PL_ONE_UNIT_WITHIN and self._word(i - 1) == "ciagu")):
+                consumed = self._pl_one_unit(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -420,6 +423,16 @@ class _Extractor:
         self.quantities[-1].raw_lo, self.quantities[-1].raw_hi = lo, hi
         return consumed
 
+    def _pl_one_unit(self, i: int) -> int:
+        """Polish "rok gwarancji", "najpóźniej tydzień": a unit with no number is one of it."""
+        toks = self.toks
+        if i >= 1 and (toks[i - 1].kind == NUM or toks[i - 1].text in lx.PL_ONE_UNIT_NOT_AFTER):
+            return 0
+        if (i + 1 < len(toks) and toks[i + 1].kind in (NUM, DATE)) or self._word(i + 1) == "temu":
+            return 0
+        dim, unit, factor = lx.UNITS[toks[i].text]
+        return self._add(i, i + 1, dim, unit, 1, 1, factor=factor)
+
     def _pl_noon_or_midnight(self, i: int) -> int:
         before = self._word(i - 1)
         if before not in lx.PL_CLOCK_BEFORE:
@@ -478,7 +491,7 @@ for _lang, _phrases in lx.BOUND_PHRASES.items():
 
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
-                                 lx.PL_CLOCK_WORDS)
+                                 lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT, lx.PL_ONE_UNIT_WITHIN)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

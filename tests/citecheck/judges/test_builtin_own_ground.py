@@ -602,3 +602,17 @@ def test_a_statement_whose_segment_names_another_day_is_not_backed(claim: str, e
 ])
 def test_polish_equivalent_expressions_of_shop_pages(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a Polish unit with no number is one of it
+    ("Karnet jest ważny rok od zakupu.", "Karnet jest ważny 12 miesięcy od zakupu.", "supported"),
+    ("Na ekspres sklep daje rok gwarancji.", "Na ekspresy udzielamy 2 lat gwarancji.", "contradicted"),
+    ("Paczkę można odebrać w ciągu doby.", "Paczkę można odebrać w ciągu 24 godzin.", "supported"),
+    ("Paczkę można odebrać w ciągu tygodnia.", "Paczkę można odebrać w ciągu 48 godzin.", "contradicted"),
+    # not a rate ("za miesiąc") nor the whole year
+    ("Abonament kosztuje 30 zł za miesiąc.", "Abonament kosztuje 30 zł miesięcznie, a umowa trwa 12 miesięcy.",
+     "supported"),
+])
+def test_a_polish_unit_without_a_number_is_one(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
