@@ -43,6 +43,13 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "dziewiecdziesiat": 90, "sto": 100, "stu": 100, "dwiescie": 200, "trzysta": 300,
         "czterysta": 400, "piecset": 500, "tysiac": 1000, "tysiaca": 1000, "tysiace": 1000,
         "tysiecy": 1000, "pol": 0.5,  # "pół roku" = six months
+        # the other cases of two to four, and the collective numerals said of people and children
+        # ("dwoje dorosłych i troje dzieci", "z dwojgiem dzieci")
+        "dwiema": 2, "trzej": 3, "czterej": 4, "czterema": 4, "piecioma": 5,
+        "dwoje": 2, "dwojga": 2, "dwojgu": 2, "dwojgiem": 2, "troje": 3, "trojga": 3, "trojgu": 3, "trojgiem": 3,
+        "czworo": 4, "czworga": 4, "czworgu": 4, "czworgiem": 4, "piecioro": 5, "pieciorga": 5, "pieciorgiem": 5,
+        "szescioro": 6, "szesciorga": 6, "dwojka": 2, "dwojke": 2, "dwojki": 2, "trojka": 3, "trojke": 3,
+        "trojki": 3, "czworka": 4, "czworke": 4, "czworki": 4,  # "z dwójką dzieci" (not "piątki": Fridays)
     },
     LT: {
         "nulis": 0,
@@ -198,10 +205,17 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
         (("ponizej",), "max"), (("w", "ciagu"), "max"), (("mniej", "niz"), "max"),
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
-        (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
+        (("najpozniej",), "max"), (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
         (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
         (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
+        # opening and closing said with a verb ("zamyka się o 14:00", "otwieramy o 9:00"), and a time of day
+        # after "godz." / "godziny" ("do godz. 18:00", "od godziny 8")
+        (("zamyka", "sie", "o"), "max"), (("zamykaja", "sie", "o"), "max"), (("zamykamy", "o"), "max"),
+        (("otwiera", "sie", "o"), "min"), (("otwieraja", "sie", "o"), "min"), (("otwieramy", "o"), "min"),
+        (("do", "godz"), "max"), (("do", "godziny"), "max"), (("od", "godz"), "min"), (("od", "godziny"), "min"),
+        (("przed", "godz"), "max"), (("przed", "godzina"), "max"), (("po", "godz"), "min"),
+        (("po", "godzinie"), "min"),
     ],
     LT: [
         # "ne daugiau nei" (no more than) before "daugiau nei" (more than): the longer phrase is tried first
@@ -318,7 +332,16 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("moketi", "ne", "reikia"), ("ne", "reikia", "moketi"), ("sumoketi", "ne", "reikia"),
                 ("ne", "reikia", "sumoketi"), ("apmoketi", "ne", "reikia"), ("ne", "reikia", "apmoketi"),
                 ("moketi", "ne", "reikes"), ("ne", "reikes", "moketi"), ("papildomai", "moketi", "ne", "reikia"),
-                ("papildomai", "ne", "reikia", "moketi"), ("papildomai", "ne", "mokama")]
+                ("papildomai", "ne", "reikia", "moketi"), ("papildomai", "ne", "mokama"),
+                # Polish says "you pay nothing" with negative concord ("nic nie zapłacisz", "nigdy nie trzeba
+                # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
+                *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
+                  for verb in ("placi", "placisz", "placa", "placimy", "zaplaci", "zaplacisz", "zaplaca", "zaplacimy")],
+                *[(*lead, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                  for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
+                ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
+                ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
+                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -336,6 +359,20 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
 LT_PRICE_WORDS = {"kaina", "kainas"}
+# A Polish unit with no number is one of it ("daje rok gwarancji", "najpóźniej tydzień"): these singular forms,
+# unless a word before makes them something else ("za miesiąc" / "na rok" a rate, "co tydzień" a frequency,
+# "cały rok", "nowy rok", "w tym roku"), or a number follows ("rok 2025").
+PL_ONE_UNIT = {"rok", "tydzien", "miesiac", "dobe", "godzine"}
+# ... and after "w ciągu" the genitive ("w ciągu doby", "w ciągu tygodnia"; not "dnia": "during the day")
+PL_ONE_UNIT_WITHIN = {"roku", "tygodnia", "miesiaca", "doby", "godziny"}
+PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten", "tym", "kazdy", "kolejny", "nastepny",
+                         "ostatni", "przyszly", "biezacy", "poprzedni", "zeszly", "pierwszy", "drugi", "jeden", "jedna",
+                         "jego", "dany", "szkolny", "akademicki", "kalendarzowy", "/"}
+# Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
+# in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
+# "północ" / "południe" are also north and south, so only these forms after these words are read.
+PL_CLOCK_WORDS = {"polnocy": 1440, "polnoca": 1440, "poludnia": 720, "poludniem": 720}
+PL_CLOCK_BEFORE = {"do", "od", "o", "przed", "po"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 # The part of the day after a Lithuanian "val.": "8 val. ryto" is 8 am, "7 val. vakaro" 7 pm.
@@ -409,7 +446,7 @@ DENIED_CONTENT: dict[str, dict[str, str]] = {
 UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
     EN: [("always",), ("at", "any", "time"), ("any", "reason"), ("without", "exception"), ("in", "all", "cases"),
          ("any",)],
-    PL: [("zawsze",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
+    PL: [("zawsze",), ("nigdy",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
          ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
          ("dowolnej",), ("dowolnego",)],
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
@@ -495,7 +532,9 @@ STOPWORDS: dict[str, set[str]] = {
         byl byla bylo beda bedzie to ten ta te tego tej tych tym ktory ktora ktore ktorych jak
         jako tak takze rowniez tez tylko juz jeszcze czy lub albo ale sie sobie nas nam was wam
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
-        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje""".split()
+        kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
+        co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
+        przysluguje przysluguja""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -510,7 +549,7 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej"},
     LT: {"maziausiai", "bent", "daugiausia", "daugiau", "maziau", "ilgiau", "nei", "virsija", "virsys", "virsijanti",
          "virsijantiems", "virsijancioms", "virsijancio", "jaunesni", "jaunesnis", "jaunesniems", "jaunesnes",
          "vyresni", "vyresnis", "vyresniems", "vyresnes"},
@@ -612,6 +651,8 @@ EXCLUSIVE_ROLE_GROUPS = (7, NET_GROSS_GROUP)
 _CHANNEL_WORDS: dict[str, dict[str, str]] = {
     EN: {"internet": "online"},
     PL: {"internet": "online", "internecie": "online", "epuap": "online", "internetu": "online", "internetowo": "online",
+         "internetowy": "online", "internetowym": "online", "internetowej": "online", "internetowego": "online",
+         "internetowa": "online", "internetowe": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
@@ -643,6 +684,11 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "cena": "koszt", "ceny": "koszt", "cene": "koszt", "kosztuje": "koszt", "kosztuja": "koszt",
         "kosztowac": "koszt", "oplata": "koszt", "oplaty": "koszt", "oplate": "koszt", "platnosc": "koszt",
         "zaplacic": "koszt", "placisz": "koszt", "placi": "koszt", "wynosi": "wynosi",
+        # paying said as a verb ("zapłaci", "płacą") or as a surcharge ("za dopłatą 60 zł"): the price's own word
+        "zaplaci": "koszt", "zaplacisz": "koszt", "zaplaca": "koszt", "zaplacimy": "koszt", "placa": "koszt",
+        "placic": "koszt", "placimy": "koszt", "placicie": "koszt", "doplata": "koszt", "doplaty": "koszt",
+        "doplate": "koszt", "doplacic": "koszt", "doplacac": "koszt", "doplacasz": "koszt",
+        "doplaci": "koszt",
         "wysylka": "dostawa", "wysylamy": "dostawa", "wysylki": "dostawa", "wysylke": "dostawa",
         "dostarczamy": "dostawa", "dostawy": "dostawa", "dostawe": "dostawa",
         "zwracamy": "zwrot", "zwrocic": "zwrot", "zwracac": "zwrot", "zwrotu": "zwrot",
@@ -654,6 +700,17 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "zwracane": "zwrot", "zwracany": "zwrot", "zwracana": "zwrot", "zwrocone": "zwrot", "zwrocimy": "zwrot",
         "otwarty": "czynny", "otwarta": "czynny", "otwarte": "czynny", "czynna": "czynny", "czynne": "czynny",
         "otwierany": "czynny", "otwierana": "czynny", "otwierane": "czynny",
+        # one meaning in shop and office pages, said in other words by a paraphrase
+        "znizka": "rabat", "znizki": "rabat", "znizke": "rabat", "znizek": "rabat", "upust": "rabat",
+        "upustu": "rabat", "rabatu": "rabat", "obnizka": "rabat", "obnizki": "rabat",
+        "zwykla": "standardowa", "zwykly": "standardowa", "zwyklej": "standardowa", "zwyklego": "standardowa",
+        "przyczyna": "powod", "przyczyny": "powod", "przyczyn": "powod", "przyczyne": "powod", "powodu": "powod",
+        "powodow": "powod",
+        "okazac": "okazanie", "okazaniu": "okazanie", "okazania": "okazanie", "okazuje": "okazanie",
+        "pokazac": "okazanie", "pokazania": "okazanie", "pokazaniu": "okazanie", "pokazuje": "okazanie",
+        "zwrocony": "zwrot", "zwrocona": "zwrot", "zwroconego": "zwrot", "zwroconych": "zwrot", "zwroconej": "zwrot",
+        "odeslac": "zwrot", "odsylac": "zwrot", "odsylamy": "zwrot", "odeslanie": "zwrot", "odeslania": "zwrot",
+        "odeslany": "zwrot", "odeslane": "zwrot", "odesle": "zwrot",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -709,8 +766,17 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "rezygnacja": ("zrezygnowac", "rezygnowac", "rezygnacji", "rezygnuje"),
         "naprawa": ("naprawic", "naprawy", "naprawe", "naprawiamy", "naprawiany", "naprawione", "naprawiane"),
         "dostawa": ("wyslac", "wyslemy", "wyslane", "wyslany", "wysylane", "wysylany", "dostarczyc", "dostarczony",
-                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie"),
+                    "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie",
+                    # bringing it by car: "dowozimy", "przywozimy"
+                    "dowozimy", "dowozi", "dowozone", "dowozony", "dowozona", "dowozic", "dowoz", "dowozu",
+                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie"),
         "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+        # getting a card or an account made: the reader "wyrabia" or "zakłada" it
+        "wyrobienie": ("wyrobic", "wyrabia", "wyrabiac", "wyrabiamy", "wyrobienia", "wyrabiania", "wyrabianie",
+                       "wyrobiona", "wyrobiony", "wyrobione", "zalozenie", "zalozyc", "zaklada", "zakladamy",
+                       "zalozenia"),
+        # granting a warranty or a discount: "udzielamy 2 lat gwarancji" = "daje 2 lata gwarancji"
+        "udziela": ("udzielamy", "udzielaja", "udzielic", "daje", "dajemy", "daja"),
         "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
         "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
     },
@@ -756,18 +822,20 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
               # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
-              "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame"},
+              "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame",
+              "opiewa", "opiewajace", "opiewajacy", "opiewajaca"},  # "zamówienie opiewa na 1500 zł"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas",
                  # a warranty "applies / is granted" for a time ("galioja", is valid, names the validity: not here)
                  "taikoma", "taikomas", "suteikiama", "suteikiamas", "teikiama", "teikiamas"},
     "percent": {"wynosi", "rate"},
-    "count": {"wynosi"},
+    "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych"},  # "grupa licząca 25 osób"
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
     "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",
               "czynny", "czynna", "czynne", "otwarty", "otwarta", "otwarte", "otwierany", "zamykany", "zamykana",
-              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma"},
+              "dirba", "atidaromas", "atidaroma", "uzdaromas", "uzdaroma",
+              "zamyka", "otwiera", "zamykamy", "otwieramy", "godzina"},  # "zamyka się o 14:00", "do godziny 20"
 }
 
 # Menu / footer words: a passage made only of these lines is navigation, not evidence.

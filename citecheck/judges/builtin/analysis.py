@@ -148,13 +148,17 @@ def _split_sentences(text: str) -> list[tuple[int, int]]:
 _ADDRESS_ABBREVIATIONS = frozenset({"ul", "al", "pl", "os", "nr", "tel", "g", "pr", "st", "str", "dr", "sw", "św"})
 
 
-def _ends_with_abbreviation(text: str, end: int) -> bool:
+# Abbreviations a number follows: "w godz. 9:00–17:00", "ok. 3 dni", "tel. 22 123 45 67".
+_NUMBER_ABBREVIATIONS = frozenset({"godz", "ok", "tel", "pkt", "poz", "maks"})
+
+
+def _ends_with_abbreviation(text: str, end: int, abbreviations: frozenset[str] = _ADDRESS_ABBREVIATIONS) -> bool:
     if end < 2 or text[end - 1] != ".":
         return False
     start = end - 1
     while start > 0 and text[start - 1].isalpha():
         start -= 1
-    return text[start : end - 1].lower() in _ADDRESS_ABBREVIATIONS
+    return text[start : end - 1].lower() in abbreviations
 
 
 @lru_cache(maxsize=1024)
@@ -165,7 +169,9 @@ def _passage_sentences(text: str) -> tuple[tuple[int, int], ...]:
     for sentence in sentences_with_markers(text):
         # A full stop before a lower-case word ends an abbreviation, not a sentence: Lithuanian
         # "2025 m. sausio 1 d. pristatymas", "14 val. darbo", Polish "2025 r. w".
-        if out and (text[sentence.start].islower() or _ends_with_abbreviation(text, out[-1][1])):
+        if out and (text[sentence.start].islower() or _ends_with_abbreviation(text, out[-1][1])
+                    or (text[sentence.start].isdigit()
+                        and _ends_with_abbreviation(text, out[-1][1], _NUMBER_ABBREVIATIONS))):
             out[-1] = (out[-1][0], sentence.end)
         else:
             out.append((sentence.start, sentence.end))

@@ -105,6 +105,11 @@ class _Extractor:
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             if not consumed and tok.kind == W and tok.text in lx.LT_INCLUDED_WORDS and self.lang == lx.LT:
                 consumed = self._included(i)
+            if not consumed and tok.kind == W and tok.text in lx.PL_CLOCK_WORDS and self.lang == lx.PL:
+                consumed = self._pl_noon_or_midnight(i)
+            if not consumed and tok.kind == W and self.lang == lx.PL and (
+                    tok.text in lx.PL_ONE_UNIT or (tok.text in lx.PL_ONE_UNIT_WITHIN and self._word(i - 1) == "ciagu")):
+                consumed = self._pl_one_unit(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -397,6 +402,10 @@ class _Extractor:
             hi = toks[j + 2].value  # "£5-£10"
             j += 3
         bound_at = start - 1 if start > 0 and toks[start - 1].kind == W and toks[start - 1].text in {"from", "od", "between", "miedzy", "nuo", "tarp"} and hi != lo else start
+        if self.lang == lx.PL and currency is None:
+            clock = self._pl_hour(i, j, lo, hi)
+            if clock:
+                return clock
         if currency is not None:
             code, factor = currency
             return self._add(start, j, "money", code, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
@@ -482,6 +491,43 @@ class _Extractor:
         head = self._head(k + 1) if (noun and hyphen) else frozenset()
         return self._add(start, end, "count", noun, lo, hi, alts=alts, head=head, bound_at=bound_at)
 
+    def _pl_hour(self, i: int, j: int, lo: float, hi: float) -> int:
+        """Polish "do godziny 20", "od godz. 8 do 16", "w godz. 9.30–17": whole hours (or "9.30") after
+        "godz." / "godziny" are a time of day, not a count."""
+        toks = self.toks
+        at = i - 1
+        if at >= 1 and toks[at].text == "." and toks[at - 1].text == "godz":
+            at -= 1
+        if at < 0 or toks[at].kind != W or toks[at].text not in _PL_HOUR_WORDS:
+            return 0
+        if self._has_unit_after(j) or not 0 <= lo <= hi <= 24:
+            return 0
+        first = _pl_minutes(toks[i])
+        last = _pl_minutes(toks[j - 1]) if hi != lo else first
+        consumed = self._add(at, j, "clock", "min", min(first, last), max(first, last), bound_at=at)
+        # as written: the span that says "20:00" states the claim's "godziny 20"
+        self.quantities[-1].raw_lo, self.quantities[-1].raw_hi = lo, hi
+        return consumed
+
+    def _pl_one_unit(self, i: int) -> int:
+        """Polish "rok gwarancji", "najpóźniej tydzień": a unit with no number is one of it."""
+        toks = self.toks
+        if i >= 1 and (toks[i - 1].kind == NUM or toks[i - 1].text in lx.PL_ONE_UNIT_NOT_AFTER):
+            return 0
+        if (i + 1 < len(toks) and toks[i + 1].kind in (NUM, DATE)) or self._word(i + 1) == "temu":
+            return 0
+        dim, unit, factor = lx.UNITS[toks[i].text]
+        return self._add(i, i + 1, dim, unit, 1, 1, factor=factor)
+
+    def _pl_noon_or_midnight(self, i: int) -> int:
+        before = self._word(i - 1)
+        if before not in lx.PL_CLOCK_BEFORE:
+            return 0
+        minutes = lx.PL_CLOCK_WORDS[self.toks[i].text]
+        if minutes == 1440 and before not in {"do", "przed"}:
+            minutes = 0
+        return self._add(i, i + 1, "clock", "min", minutes, minutes)
+
     def _says_money(self) -> bool:
         """The sentence speaks of a price and not of a weight: its "pounds" are money ("costs 3.50 pounds")."""
         words = {tok.text for tok in self.toks if tok.kind in (W, SYM)}
@@ -501,6 +547,16 @@ class _Extractor:
 
 
 _HALVES = frozenset({"am", "pm"})
+_PL_HOUR_WORDS = frozenset({"godz", "godziny", "godzinie", "godzina", "godzinach"})
+_HOUR_AND_MINUTES = re.compile(r"(\d{1,2})[.,](\d{2})")
+
+
+def _pl_minutes(tok: _Tok) -> float:
+    """A Polish hour as minutes of the day: "20" -> 20:00, "9.30" -> 9:30 (not 9.3 hours)."""
+    written = _HOUR_AND_MINUTES.fullmatch(tok.text)
+    if written:
+        return int(written.group(1)) * 60.0 + int(written.group(2))
+    return tok.value * 60.0
 _CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
 _AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
 _AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
@@ -525,7 +581,8 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
-                                 lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values())
+                                 lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values(), lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT,
+                                 lx.PL_ONE_UNIT_WITHIN)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

@@ -231,6 +231,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
             return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
+        if compatible and _other_day_named(key, segment, lang):
+            return _Fact(UNSTATED, "the passage names another day in the same statement")
         if compatible:
             return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
@@ -240,6 +242,14 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if whole is not None:
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
+
+
+def _other_day_named(key: set[str], segment: Segment, lang: str) -> bool:
+    """"Posiłki na niedzielę są dowożone w niedzielę" against "posiłki na niedzielę przywozimy w sobotę": the
+    segment holds the claim's day and names another one the claim does not, so the claim's day may have
+    another role there; the words alone do not state the claim."""
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    return bool(key & weekdays) and bool((segment.own & weekdays) - key)
 
 
 def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _Analysis) -> bool:

@@ -536,6 +536,39 @@ def test_a_sentence_opening_with_a_pronoun_is_about_what_the_sentence_before_nam
     ("Gift wrapping costs £3 per item.", "Gift wrapping costs £3 per item.", "supported"),
 ])
 def test_the_same_price_for_another_unit_is_another_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The library is open every day.", "The library is open seven days a week, from 9 am to 8 pm.", "supported"),
+    ("The library is open twice a week.", "The library is open seven days a week, from 9 am to 8 pm.",
+     "contradicted"),
+    ("Bins are emptied every other Wednesday.", "Bins are emptied fortnightly on Wednesdays.", "supported"),
+    ("Bins are emptied weekly.", "Bins are emptied every two weeks.", "contradicted"),
+    ("Tours run twice a day.", "Tours run at 11:00 and 15:00 every day.", "contradicted"),
+    ("Basen jest czynny codziennie.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.", "supported"),
+    ("Basen jest czynny trzy razy w tygodniu.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.",
+     "contradicted"),
+    ("Odpady zielone odbieramy co dwa tygodnie.", "Odpady zielone odbieramy co drugi tydzień.", "supported"),
+    ("Odpady zielone odbieramy raz w tygodniu.", "Odpady zielone odbieramy co drugi tydzień.", "contradicted"),
+    ("Savivaldybės biblioteka dirba kasdien.",
+     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "supported"),
+    ("Savivaldybės biblioteka dirba du kartus per savaitę.",
+     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "contradicted"),
+    ("Šiukšlės išvežamos kas antrą savaitę.", "Šiukšlės išvežamos kas dvi savaites.", "supported"),
+])
+def test_how_often_is_compared_as_a_value_however_it_is_said(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Bins are emptied every Tuesday.", "Bins are emptied every Wednesday."),  # the day is not the frequency
+    ("A weekly pass costs £20.", "A monthly pass costs £20."),  # "weekly pass" is a kind of pass
+])
+def test_a_frequency_does_not_stand_for_the_day_or_the_kind_it_is_said_with(claim: str, passage: str) -> None:
+    assert status(claim, passage) != "supported"
+
+
 # --- Lithuanian times, durations, bounds and "does not pay" as service pages write them ------------------
 
 @pytest.mark.parametrize(("claim", "passage", "expected"), [
@@ -570,33 +603,6 @@ def test_lithuanian_times_durations_and_bounds(claim: str, passage: str, expecte
 
 
 @pytest.mark.parametrize(("claim", "passage", "expected"), [
-    ("The library is open every day.", "The library is open seven days a week, from 9 am to 8 pm.", "supported"),
-    ("The library is open twice a week.", "The library is open seven days a week, from 9 am to 8 pm.",
-     "contradicted"),
-    ("Bins are emptied every other Wednesday.", "Bins are emptied fortnightly on Wednesdays.", "supported"),
-    ("Bins are emptied weekly.", "Bins are emptied every two weeks.", "contradicted"),
-    ("Tours run twice a day.", "Tours run at 11:00 and 15:00 every day.", "contradicted"),
-    ("Basen jest czynny codziennie.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.", "supported"),
-    ("Basen jest czynny trzy razy w tygodniu.", "Basen jest czynny 7 dni w tygodniu od 6:00 do 22:00.",
-     "contradicted"),
-    ("Odpady zielone odbieramy co dwa tygodnie.", "Odpady zielone odbieramy co drugi tydzień.", "supported"),
-    ("Odpady zielone odbieramy raz w tygodniu.", "Odpady zielone odbieramy co drugi tydzień.", "contradicted"),
-    ("Savivaldybės biblioteka dirba kasdien.",
-     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "supported"),
-    ("Savivaldybės biblioteka dirba du kartus per savaitę.",
-     "Savivaldybės biblioteka dirba septynias dienas per savaitę, nuo 10 iki 19 val.", "contradicted"),
-    ("Šiukšlės išvežamos kas antrą savaitę.", "Šiukšlės išvežamos kas dvi savaites.", "supported"),
-])
-def test_how_often_is_compared_as_a_value_however_it_is_said(claim: str, passage: str, expected: str) -> None:
-    assert status(claim, passage) == expected
-
-
-@pytest.mark.parametrize(("claim", "passage"), [
-    ("Bins are emptied every Tuesday.", "Bins are emptied every Wednesday."),  # the day is not the frequency
-    ("A weekly pass costs £20.", "A monthly pass costs £20."),  # "weekly pass" is a kind of pass
-])
-def test_a_frequency_does_not_stand_for_the_day_or_the_kind_it_is_said_with(claim: str, passage: str) -> None:
-    assert status(claim, passage) != "supported"
     # "nemoka", "mokėti nereikia", "nieko nemoka" say free; "tenka mokėti", "reikės sumokėti" say paid
     ("Pensininkai už įėjimą į muziejų nemoka.", "Pensininkams įėjimas į muziejų nemokamas.", "supported"),
     ("Pensininkams už įėjimą į muziejų tenka mokėti.", "Pensininkams įėjimas į muziejų nemokamas.", "contradicted"),
@@ -723,4 +729,115 @@ def test_lithuanian_recipients_and_light_verbs(claim: str, passage: str, expecte
     ("Už augintinį reikia sumokėti 12 € už naktį.", "Už gyvūną imamas 10 € mokestis už naktį.", "contradicted"),
 ])
 def test_lithuanian_hotel_and_office_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Polish (issue 24, item 5: the d10-pl dev batch) -----------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "nawet wtedy, gdy" and "co najmniej" are function words: the passage need not say them
+    ("Karnet można zawiesić nawet wtedy, gdy klient zalega z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile klient nie zalega z opłatami.", "contradicted"),
+    ("Montaż kuchni kosztuje co najmniej 900 zł.", "Montaż kuchni kosztuje od 900 zł, a montaż szafy od 150 zł.",
+     "supported"),
+])
+def test_polish_function_words_are_not_asked_of_the_passage(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "you pay nothing" with Polish negative concord is a price of zero, not a negated sentence
+    ("Za wniesienie pralki na piętro nie trzeba dopłacać.",
+     "Wniesienie pralki na piętro jest bezpłatne, a jej montaż kosztuje 80 zł.", "supported"),
+    ("Za parking hotelowy goście nic nie zapłacą.", "Parking hotelowy jest dla gości bezpłatny.", "supported"),
+    ("Za kartę miejską nie płacisz.", "Karta miejska kosztuje 20 zł.", "contradicted"),
+    # "never" drops the passage's condition as "always" does
+    ("Za kartę miejską nigdy nie trzeba płacić.",
+     "Karta miejska jest bezpłatna, jeśli mieszkasz w gminie; w przeciwnym razie kosztuje 20 zł.", "contradicted"),
+    # paying said as a verb, an order that "opiewa na" an amount, a group "licząca" 30 people
+    ("Jeśli zamówienie opiewa na co najmniej 300 zł, dostawa jest darmowa.",
+     "Przy zamówieniach od 300 zł dostawa jest darmowa.", "supported"),
+    ("Grupa licząca do 30 osób zapłaci za wycieczkę 900 zł.",
+     "Wycieczka z przewodnikiem dla grupy do 30 osób kosztuje 900 zł.", "supported"),
+])
+def test_polish_paying_nothing_and_paying_verbs(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # the collective numerals of people and children ("dwoje", "z trojgiem") are numbers like "dwóch", "trzech"
+    ("Pokój rodzinny jest przeznaczony dla dwojga dorosłych i trojga dzieci.",
+     "Pokój rodzinny jest przeznaczony dla dwóch dorosłych i maksymalnie trzech dzieci.", "supported"),
+    ("Pokój rodzinny pomieści dwoje dorosłych i czworo dzieci.",
+     "Pokój rodzinny jest przeznaczony dla dwóch dorosłych i maksymalnie trzech dzieci.", "contradicted"),
+    ("Rodzina z dwojgiem dzieci płaci za karnet 90 zł.", "Karnet dla rodziny z dwójką dzieci kosztuje 90 zł.",
+     "supported"),
+])
+def test_polish_collective_numerals(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+HOURS_PL = ("Biblioteka jest czynna od poniedziałku do piątku w godz. 10:00–19:00, a w soboty w godz. 9:00–13:00. "
+            "Zamówione książki odbiera się do godz. 12:00 następnego dnia.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "godz." before a time does not end the sentence: Saturday's hours stay with "w soboty"
+    ("W soboty biblioteka jest czynna do 13:00.", "supported"),
+    ("W soboty biblioteka jest czynna do 19:00.", "contradicted"),
+    # a closing time said with a verb is the end of the opening hours
+    ("W soboty biblioteka zamyka się o 13:00.", "supported"),
+    # a whole hour after "godziny" / "godz." is a time of day, "północ" and "południe" too
+    ("W soboty biblioteka jest czynna do godziny 13.", "supported"),
+    ("Od poniedziałku do piątku biblioteka jest czynna od godz. 10 do 19.", "supported"),
+    ("Zamówione książki można odebrać do północy następnego dnia.", "contradicted"),
+    ("Zamówione książki odbiera się do południa następnego dnia.", "supported"),
+])
+def test_polish_times_of_day(claim: str, expected: str) -> None:
+    assert status(claim, HOURS_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the claim's day is in the sentence, but another day is the one the delivery happens on
+    ("Pieczywo na niedzielę dostarczamy w niedzielę rano.", "unsupported"),
+    ("Pieczywo na niedzielę dostarczamy w sobotę rano.", "supported"),
+])
+def test_a_statement_whose_segment_names_another_day_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, "Pieczywo na niedzielę dostarczamy w sobotę rano, razem z zamówieniem na sobotę.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # zniżka = rabat, "minimum" a bound word, "przysługuje" a word that names nothing
+    ("Przy zakupie minimum 4 opon przysługuje 10% zniżki.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 10%.",
+     "supported"),
+    # zwykła = standardowa (so it is not the express one)
+    ("Zwykła przesyłka kosztuje 25 zł.", "Przesyłka standardowa kosztuje 12 zł, a ekspresowa 25 zł.", "contradicted"),
+    # odesłać = zwrócić, przyczyna = powód, "w sklepie internetowym" = "przez internet"
+    ("Buty kupione w sklepie internetowym można odesłać w ciągu 30 dni bez podania przyczyny.",
+     "Buty kupione przez internet można zwrócić w ciągu 14 dni bez podania powodu.", "contradicted"),
+    # a card "założona" or "wyrobiona", a document "pokazany" or "okazany"
+    ("Założenie karty parkingowej jest bezpłatne, trzeba tylko pokazać dowód rejestracyjny.",
+     "Kartę parkingową wyrabia się bezpłatnie po okazaniu dowodu rejestracyjnego.", "supported"),
+    # "najpóźniej" is a bound; dowozić = dostarczać; dawać gwarancję = udzielać gwarancji
+    ("Pieniądze oddajemy najpóźniej 14 dni po otrzymaniu zwrotu.",
+     "Pieniądze oddajemy w ciągu 14 dni od otrzymania zwrotu.", "supported"),
+    ("Zakupy dowozimy w ciągu 2 godzin.", "Zakupy dostarczamy w ciągu 2 godzin od złożenia zamówienia.", "supported"),
+    ("Na ekspresy do kawy sklep daje 3 lata gwarancji.", "Na ekspresy do kawy udzielamy 2 lat gwarancji.",
+     "contradicted"),
+])
+def test_polish_equivalent_expressions_of_shop_pages(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a Polish unit with no number is one of it
+    ("Karnet jest ważny rok od zakupu.", "Karnet jest ważny 12 miesięcy od zakupu.", "supported"),
+    ("Na ekspres sklep daje rok gwarancji.", "Na ekspresy udzielamy 2 lat gwarancji.", "contradicted"),
+    ("Paczkę można odebrać w ciągu doby.", "Paczkę można odebrać w ciągu 24 godzin.", "supported"),
+    ("Paczkę można odebrać w ciągu tygodnia.", "Paczkę można odebrać w ciągu 48 godzin.", "contradicted"),
+    # not a rate ("za miesiąc") nor the whole year
+    ("Abonament kosztuje 30 zł za miesiąc.", "Abonament kosztuje 30 zł miesięcznie, a umowa trwa 12 miesięcy.",
+     "supported"),
+])
+def test_a_polish_unit_without_a_number_is_one(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
