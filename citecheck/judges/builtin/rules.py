@@ -557,7 +557,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 bound_page = _binding_segment(segment, page) if len(segment.quantities) > 1 else None
                 # A claim segment with a subject of its own is judged by its own words;
                 # a gapped one ("... and the last on 1 May") by the words it inherits.
-                key = set(segment.own) if len(segment.own) >= 2 else segment.key
+                # (Lithuanian: counted without the words the value implies, so "imamas 20 € mokestis" after a
+                # condition keeps the condition's words)
+                own = segment.own - _IMPLIED[lang].get(q.dim, frozenset()) if lang == lx.LT else segment.own
+                key = set(segment.own) if len(own) >= 2 else segment.key
                 key = key or part_key or set(claim_words)
                 # "costs" belongs to the price, not to the duration in the same segment.
                 for other in segment.quantities:
