@@ -636,6 +636,18 @@ EVERY_WORDS: dict[str, set[str]] = {
     PL: {"co", "kazdy", "kazda", "kazde", "kazdego", "kazdej", "codziennie", "cotygodniowo"},
     LT: {"kas", "kiekviena", "kiekvienas", "kasdien"},
 }
+# A claim that something happens every day of the week ("codziennie", "7 dni w tygodniu"): folded phrases, read
+# in the claim's text (a number word in them is a number token). Only Polish so far.
+EVERY_DAY_PHRASES: dict[str, list[str]] = {
+    PL: ["codziennie", "kazdego dnia", "w kazdy dzien", "przez caly tydzien", "7 dni w tygodniu",
+         "siedem dni w tygodniu", "bez dni wolnych", "we wszystkie dni tygodnia"],
+}
+# The days of the week and the days each word names (raw words, stemmed by the judge): "od wtorku do niedzieli"
+# names 2..7; "weekendy" 6 and 7.
+WEEKDAY_NUMBERS: dict[str, dict[str, tuple[int, ...]]] = {
+    PL: {"poniedzialek": (1,), "wtorek": (2,), "sroda": (3,), "czwartek": (4,), "piatek": (5,), "sobota": (6,),
+         "niedziela": (7,), "weekend": (6, 7)},
+}
 ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
     EN: [("every", "other"), ("every", "second"), ("alternate",), ("fortnightly",), ("biweekly",)],
     PL: [("co", "drugi"), ("co", "druga"), ("co", "drugie"), ("co", "drugiego")],

@@ -498,6 +498,74 @@ def _frequency_changed(stated: _Analysis, claim_words: set[str], page: _Analysis
     return None
 
 
+_EVERY_DAY = {lang: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
+              for lang, phrases in lx.EVERY_DAY_PHRASES.items()}
+# The claim's words that can start or carry an "every day" phrase: the cheap test before the pattern.
+_EVERY_DAY_WORDS = {lang: frozenset(w for p in phrases for w in p.split() if not w.isdigit())
+                    for lang, phrases in lx.EVERY_DAY_PHRASES.items()}
+_EVERY_DAY_STEMS = {lang: frozenset(_stem(w, lang) for w in words) for lang, words in _EVERY_DAY_WORDS.items()}
+_DAY_OF_STEM = {lang: {_stem(word, lang): days for word, days in table.items()}
+                for lang, table in lx.WEEKDAY_NUMBERS.items()}
+
+
+def _days_named(words: Sequence[str], lang: str) -> set[int]:
+    """The days of the week a run of words names: single days, and ranges ("od wtorku do niedzieli",
+    "poniedziałek–piątek": two day words with no word between)."""
+    table = _DAY_OF_STEM[lang]
+    found = [(k, table.get(_stem(word, lang))) for k, word in enumerate(words)]
+    days: set[int] = set()
+    previous: tuple[int, tuple[int, ...]] | None = None
+    for k, named in found:
+        if named is None:
+            continue
+        days.update(named)
+        if previous is not None and len(named) == 1 and len(previous[1]) == 1:
+            between = words[previous[0] + 1 : k]
+            if not between or between == ["do"]:
+                first, last = previous[1][0], named[0]
+                span = range(first, last + 1) if first <= last else [*range(first, 8), *range(1, last + 1)]
+                days.update(span)
+        previous = (k, named)
+    return days
+
+
+def _every_day_denied(claim: str, stated: _Analysis, claim_words: set[str], page: _Analysis,
+                      lang: str) -> _Fact | None:
+    """"Muzeum jest otwarte 7 dni w tygodniu" against "W poniedziałki muzeum jest zamknięte" or "otwarte od
+    wtorku do niedzieli": the claim says every day, the passage closes the same thing on a day, or opens it
+    on named days that are not the whole week."""
+    pattern = _EVERY_DAY.get(lang)
+    if pattern is None or _EVERY_DAY_WORDS[lang].isdisjoint(stated.all_words_said()):
+        return None  # the cheap test first: most claims say no "every day"
+    if not pattern.search(" ".join(_fold(claim).split())):
+        return None
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP]
+    words = claim_words - _EVERY_DAY_STEMS[lang] - weekdays
+    if not words:
+        return None
+    open_days: set[int] = set()
+    naming: int | None = None  # the first sentence that names the open days
+    for segment in page.segments:
+        if not words <= segment.key:
+            continue
+        said = page.sentence_words(segment.sentence)
+        if segment.polarity.effective() == 1 and words <= segment.own:
+            closed = _days_named(said, lang)
+            if closed:
+                return _Fact(CONTRADICTED, "the claim says every day, but the passage closes it on some",
+                             segment.sentence)
+        elif segment.own & words or segment.own - _IMPLIED[lang]["clock"] <= weekdays:  # "a w soboty w godz. 9–14"
+            if pattern.search(" ".join(said)):
+                return None  # the passage says every day too
+            days = _days_named(page.words_between(segment.start, segment.end + 1, segment.sentence), lang)
+            if days and naming is None:
+                naming = segment.sentence
+            open_days |= days
+    if open_days and len(open_days) < 7:
+        return _Fact(CONTRADICTED, "the claim says every day, but the passage names only some days", naming)
+    return None
+
+
 def _quantity_signature(q: Quantity) -> tuple[str, str, float, float, str]:
     if q.dim == "date":
         return ("date", repr(q.date), 0.0, 0.0, q.bound or "")
@@ -596,7 +664,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                  _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
                                    "the claim names the only day for this, but the passage names another too"),
                  _order_reversed(claim, claim_words, passage, page, lang),
-                 _frequency_changed(stated, claim_words, page, lang)):
+                 _frequency_changed(stated, claim_words, page, lang),
+                 _every_day_denied(claim, stated, claim_words, page, lang)):
         if fact is not None:
             facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]

@@ -842,3 +842,21 @@ def test_polish_equivalent_expressions_of_shop_pages(claim: str, passage: str, e
 ])
 def test_a_polish_unit_without_a_number_is_one(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "every day" against a day the passage closes, or opening days that are not the whole week
+    ("Galeria jest otwarta siedem dni w tygodniu.",
+     "Galeria jest otwarta od 10:00 do 18:00. We wtorki galeria jest zamknięta.", "contradicted"),
+    ("Galeria jest otwarta codziennie.", "Galeria jest otwarta od środy do niedzieli w godz. 10–18.", "contradicted"),
+    ("Basen jest czynny codziennie.",
+     "Basen jest czynny od poniedziałku do piątku w godz. 6:00–22:00, a w soboty w godz. 8:00–20:00.", "contradicted"),
+    # the whole week named, or days named for something else, contradict nothing
+    ("Basen jest czynny codziennie.",
+     "Basen jest czynny od poniedziałku do piątku w godz. 6:00–22:00, a w weekendy w godz. 8:00–20:00.",
+     "unsupported"),
+    ("Galeria jest otwarta codziennie.", "Galeria jest otwarta od 10:00 do 18:00; we wtorki wstęp jest bezpłatny.",
+     "unsupported"),
+])
+def test_polish_every_day_against_the_days_named(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
