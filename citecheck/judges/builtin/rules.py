@@ -151,7 +151,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                  for _, coverage, support, segment, p in tied]
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
-            if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
+            stated_pol = _list_polarity(segment, key, passage)
+            if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
                              segment.sentence)
             if len(segment.quantities) > 1:  # the cheap test first: a threshold is a second value
@@ -182,6 +183,25 @@ _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weigh
               "count": "number"}
 
 
+def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
+    """The polarity a segment states the claim's words with: its own, or, when it goes on a list after a negated
+    segment of its sentence ("We cannot take building rubble, garden waste or asbestos"; "closed on Christmas
+    Day and Boxing Day") and borrows from it a word that negation governs ("take", "open"), that segment's.
+    A segment that says the claim's words itself ("... and refunds take 10 days") keeps its own."""
+    if segment.polarity.signal or not segment.inh or segment.excepted:
+        return segment.polarity  # an exception ("..., unless ...", "chyba że ...") is no item of the list
+    borrowed = key - segment.own
+    if not borrowed:
+        return segment.polarity  # the cheap test first: the segment says every word itself
+    index = next(k for k, s in enumerate(passage.segments) if s is segment)
+    for before in reversed(passage.segments[:index]):
+        if before.sentence != segment.sentence:
+            break
+        if before.polarity.signal:
+            return before.polarity if borrowed & before.negated else segment.polarity
+    return segment.polarity
+
+
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
     best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
@@ -202,14 +222,15 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         if rest and rest <= segment.key:
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
-    compatible = _polarity_compatible(pol, segment.polarity)
+    stated_pol = _list_polarity(segment, key, passage)
+    compatible = _polarity_compatible(pol, stated_pol)
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
             return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
         if compatible:
             return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
-    if coverage >= 0.75 and not compatible and (pol.signal or segment.polarity.signal):
+    if coverage >= 0.75 and not compatible and (pol.signal or stated_pol.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     whole = _stated_across_segments(key, pol, passage)
     if whole is not None:

@@ -505,3 +505,20 @@ def test_a_from_date_whose_range_the_passage_closes_is_not_backed_open() -> None
 ])
 def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a list that goes on after a negation is denied with it ------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The tip accepts paint tins.", "The tip does not accept tyres, paint tins or gas bottles.", "contradicted"),
+    ("The museum is open on New Year's Day.", "The museum is closed on Christmas Eve and New Year's Day.",
+     "contradicted"),
+    ("We ship to Jersey.", "We do not ship to the Isle of Man and Jersey.", "contradicted"),
+    # a segment that says the claim's words itself keeps its own polarity
+    ("Exchanges take 7 days.", "Sale items are not refundable, and exchanges take 7 days.", "supported"),
+    # the condition of an "unless" is not what the negation denies
+    ("The Gold plan costs £6 a month.",
+     "Lost keys are not replaced unless you hold the Gold plan, which costs £6 a month.", "supported"),
+])
+def test_a_list_after_a_negation_is_denied_with_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
