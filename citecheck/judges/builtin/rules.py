@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
+from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis, _content_words
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
 from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _stem, _tokenize
@@ -360,6 +360,40 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
     return None
 
 
+_UNIVERSAL_SAID = {lang: frozenset(words) for lang, words in lx.UNIVERSAL_WORDS.items()}
+_UNIVERSAL_SAID_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.UNIVERSAL_WORDS.items()}
+_EXCEPTION_SAID = {lang: frozenset(words) for lang, words in lx.EXCEPTION_WORDS.items()}
+
+
+def _exception_dropped(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Breakfast is included in every room rate" against "... included in all room rates except the Saver
+    rate": a claim that says its statement holds for all ("all", "every", "any", "always") where the sentence
+    stating it names an exception the claim leaves out: contradicted by that sentence. A claim that names the
+    exception itself, or says "except" of its own, is left to the other rules."""
+    said = set(stated.all_words_said())
+    if _UNIVERSAL_SAID[lang].isdisjoint(said) or not _EXCEPTION_SAID[lang].isdisjoint(said):
+        return None  # the cheap test first: most claims say no "all"
+    words = claim_words - _UNIVERSAL_SAID_STEMS[lang]
+    if not words:
+        return None
+    claim_pol = _merge_polarity([s.polarity for s in stated.segments])
+    for sentence, stems in _words_by_sentence(page).items():
+        if not words <= stems:
+            continue
+        sentence_words = page.sentence_words(sentence)
+        cut = next((k for k, word in enumerate(sentence_words) if word in _EXCEPTION_SAID[lang]), None)
+        if cut is None:
+            continue
+        named = _content_words(sentence_words[cut + 1 :], lang) - words
+        if not named or named & claim_words:
+            continue
+        holding = [s for s in page.segments if s.sentence == sentence and words & s.key]
+        if all(_polarity_compatible(claim_pol, s.polarity) for s in holding):
+            return _Fact(CONTRADICTED, "the claim says this holds for all, but the passage names an exception",
+                         sentence)
+    return None
+
+
 def _words_by_sentence(page: _Analysis) -> dict[int, set[str]]:
     """Each passage sentence's content words, its segments' own and inherited."""
     by_sentence: dict[int, set[str]] = {}
@@ -556,7 +590,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     condition = _condition_dropped(stated, claim_words, passage, page, lang)
     if condition is not None:
         facts.append(condition)
-    excepted = _exception_named(stated, claim_words, page, lang)
+    excepted = _exception_named(stated, claim_words, page, lang) or _exception_dropped(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
     for fact in (_alternative_excluded(claim_words, passage, page, lang, lx.CHANNEL_GROUP,

@@ -522,3 +522,18 @@ def test_a_bound_said_in_other_words_is_the_same_bound(claim: str, passage: str,
 ])
 def test_a_list_after_a_negation_is_denied_with_it(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a claim that something holds for all, where the passage names an exception ----------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Parking is included with every ticket.", "Parking is included with all tickets except the Early Bird ticket.",
+     "contradicted"),
+    ("The café is open every day.", "The café is open every day apart from Mondays.", "contradicted"),
+    ("Any jacket can be altered for free.", "Jackets can be altered for free, except leather ones.", "contradicted"),
+    # the passage's own words, exception and all, still state it
+    ("Parking is included with all tickets except the Early Bird ticket.",
+     "Parking is included with all tickets except the Early Bird ticket.", "supported"),
+])
+def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
