@@ -594,6 +594,44 @@ SYNONYMS: dict[str, dict[str, str]] = {
 for _lang, _channels in _CHANNEL_WORDS.items():
     SYNONYMS[_lang].update(_channels)
 
+# English words of shop and service pages that say one thing ("a further item" = "an extra item", "overdue"
+# = "late", "first-time customers" = "new customers", "joining the library" = "library membership").
+SYNONYMS[EN].update({
+    "further": "extra", "additional": "extra", "overdue": "late", "beforehand": "ahead", "first-time": "new",
+    "membership": "member", "memberships": "member", "join": "member", "joins": "member", "joining": "member",
+    "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
+})
+
+# English phrases of shop and service pages that say one thing in other words, read as one wording before
+# anything else reads the tokens: "every day" / "seven days a week" = "daily", "in advance" = "ahead",
+# "send back" = "return", "half price" = "50% discount". Folded words (digits as written); the longest
+# phrase that matches is taken. Polish and Lithuanian ones go in their own lists.
+PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    EN: [
+        *[((first, "day"), ("daily",)) for first in ("every", "each")],
+        (("every", "single", "day"), ("daily",)),
+        *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
+        *[((first, "week"), ("weekly",)) for first in ("every", "each")],
+        *[((first, "month"), ("monthly",)) for first in ("every", "each")],
+        *[((first, "year"), ("yearly",)) for first in ("every", "each")],
+        *[(("every", other, "week"), ("fortnightly",)) for other in ("other", "second", "alternate")],
+        *[(("every", two, "weeks"), ("fortnightly",)) for two in ("two", "2")],
+        (("in", "advance"), ("ahead",)),
+        *[((send, "back"), ("return",)) for send in ("send", "sends", "sent", "sending", "bring", "brings",
+                                                      "brought", "bringing", "come", "comes", "coming")],
+        *[((send, "out"), ("dispatched",)) for send in ("send", "sends", "sent", "sending")],
+        (("your", "money", "back"), ("refund",)), (("their", "money", "back"), ("refund",)),
+        (("money", "back"), ("refund",)),
+        (("at", "any", "hour", "of", "the", "day"), ("at", "any", "time")), (("at", "any", "hour"), ("at", "any", "time")),
+        (("around", "the", "clock"), ("at", "any", "time")), (("round", "the", "clock"), ("at", "any", "time")),
+        *[((h, "hours", "a", "day"), ("at", "any", "time")) for h in ("24", "twenty-four")],
+        (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
+        (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
+    ],
+    PL: [],
+    LT: [],
+}
+
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
 # "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.
 _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {

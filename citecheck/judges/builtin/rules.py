@@ -360,16 +360,18 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
     return None
 
 
-_UNIVERSAL_SAID = {lang: frozenset(words) for lang, words in lx.UNIVERSAL_WORDS.items()}
+# "every day" is read "daily" (lx.PHRASE_EQUIVALENTS): a claim that something is done daily says it of all days
+_UNIVERSAL_SAID = {lang: frozenset(words | {"daily", "codziennie", "kasdien"}) for lang, words in lx.UNIVERSAL_WORDS.items()}
 _UNIVERSAL_SAID_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.UNIVERSAL_WORDS.items()}
 _EXCEPTION_SAID = {lang: frozenset(words) for lang, words in lx.EXCEPTION_WORDS.items()}
 
 
 def _exception_dropped(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
     """"Breakfast is included in every room rate" against "... included in all room rates except the Saver
-    rate": a claim that says its statement holds for all ("all", "every", "any", "always") where the sentence
-    stating it names an exception the claim leaves out: contradicted by that sentence. A claim that names the
-    exception itself, or says "except" of its own, is left to the other rules."""
+    rate": a claim that says its statement holds for all ("all", "every", "any", "always", "daily") where the
+    clause stating it names an exception the claim leaves out: contradicted by that sentence. A claim that
+    names the exception itself, or says "except" of its own, is left to the other rules, and so is an
+    exception to another clause of the sentence ("served daily ... and included in all rates except ...")."""
     said = set(stated.all_words_said())
     if _UNIVERSAL_SAID[lang].isdisjoint(said) or not _EXCEPTION_SAID[lang].isdisjoint(said):
         return None  # the cheap test first: most claims say no "all"
@@ -377,20 +379,24 @@ def _exception_dropped(stated: _Analysis, claim_words: set[str], page: _Analysis
     if not words:
         return None
     claim_pol = _merge_polarity([s.polarity for s in stated.segments])
-    for sentence, stems in _words_by_sentence(page).items():
-        if not words <= stems:
-            continue
-        sentence_words = page.sentence_words(sentence)
-        cut = next((k for k, word in enumerate(sentence_words) if word in _EXCEPTION_SAID[lang]), None)
+    for index, segment in enumerate(page.segments):
+        segment_words = page.words_between(segment.start, segment.end, segment.sentence)
+        cut = next((k for k, word in enumerate(segment_words) if word in _EXCEPTION_SAID[lang]), None)
         if cut is None:
             continue
-        named = _content_words(sentence_words[cut + 1 :], lang) - words
-        if not named or named & claim_words:
+        named = _content_words(segment_words[cut + 1 :], lang) - words
+        if segment.excepted:  # "..., except leather ones": the rule is the clause before
+            before = page.segments[index - 1] if index else None
+            if before is None or before.sentence != segment.sentence:
+                continue
+            rule, rule_own = before, before.own
+        else:
+            rule, rule_own = segment, _content_words(segment_words[:cut], lang)
+        if not named or named & claim_words or not words <= rule_own | rule.inh:
             continue
-        holding = [s for s in page.segments if s.sentence == sentence and words & s.key]
-        if all(_polarity_compatible(claim_pol, s.polarity) for s in holding):
+        if len(words & rule_own) / len(words) >= 0.5 and _polarity_compatible(claim_pol, rule.polarity):
             return _Fact(CONTRADICTED, "the claim says this holds for all, but the passage names an exception",
-                         sentence)
+                         segment.sentence)
     return None
 
 

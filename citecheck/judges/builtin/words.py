@@ -191,7 +191,46 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
-    return _merge_number_words(toks) if numbers else toks
+    toks = _merge_number_words(toks) if numbers else toks
+    if _PHRASE_FIRST[lang]:
+        toks = _rewrite_phrases(toks, lang)
+    return toks
+
+
+# lx.PHRASE_EQUIVALENTS by first word, longest first.
+_PHRASES: dict[str, dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]] = {lang: {} for lang in lx.LANGUAGES}
+for _lang, _pairs in lx.PHRASE_EQUIVALENTS.items():
+    for _phrase, _said in sorted(_pairs, key=lambda pair: len(pair[0]), reverse=True):
+        _PHRASES[_lang].setdefault(_phrase[0], []).append((_phrase, _said))
+_PHRASE_FIRST = {lang: frozenset(by_first) for lang, by_first in _PHRASES.items()}
+
+
+def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
+    """Each phrase of lx.PHRASE_EQUIVALENTS read as its one wording ("every day" -> "daily", "half price" ->
+    "50 % discount"): new tokens over the phrase's span, so quantities, polarity and words read the same
+    wording on both sides."""
+    first = _PHRASE_FIRST[lang]
+    if not any(tok.text in first for tok in toks):
+        return toks  # the cheap test first: most sentences hold no phrase
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        for phrase, said in _PHRASES[lang].get(tok.text, ()):
+            n = len(phrase)
+            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
+                start, end = tok.start, toks[i + n - 1].end
+                for word in said:
+                    if word.isdigit():
+                        out.append(_Tok(NUM, word, start, end, float(word)))
+                    else:
+                        out.append(_Tok(SYM if word == "%" else W, word, start, end))
+                i += n
+                break
+        else:
+            out.append(tok)
+            i += 1
+    return out
 
 
 # Lithuanian words that begin with "ne" without being a negated word.

@@ -531,9 +531,31 @@ def test_a_list_after_a_negation_is_denied_with_it(claim: str, passage: str, exp
      "contradicted"),
     ("The café is open every day.", "The café is open every day apart from Mondays.", "contradicted"),
     ("Any jacket can be altered for free.", "Jackets can be altered for free, except leather ones.", "contradicted"),
+    # an exception to another clause of the sentence is not one to the claim's
+    ("Lunch is served every day.", "Lunch is served daily and is included in all room rates except the Basic rate.",
+     "supported"),
     # the passage's own words, exception and all, still state it
     ("Parking is included with all tickets except the Early Bird ticket.",
      "Parking is included with all tickets except the Early Bird ticket.", "supported"),
 ])
 def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: one thing said in the domain's other words --------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The car wash is open every day.", "The car wash is open seven days a week.", "supported"),
+    ("The market runs daily.", "The market runs every day.", "supported"),
+    ("Recycling is collected every two weeks.", "Recycling is collected fortnightly.", "supported"),
+    ("Recycling is collected every week.", "Recycling is collected every other week.", "contradicted"),
+    ("Tables must be reserved two days ahead.", "Tables must be reserved two days in advance.", "supported"),
+    ("Tables must be reserved three days ahead.", "Tables must be reserved two days in advance.", "contradicted"),
+    ("Faulty kettles can be sent back within 60 days.", "Faulty kettles can be returned within 60 days.",
+     "supported"),
+    ("Each additional bag costs £2.", "Every further bag costs £3.", "contradicted"),
+    ("Customers get their money back within 5 days.", "Customers get a refund within 5 days.", "supported"),
+    ("The hire desk takes bookings around the clock.", "The hire desk takes bookings at any time.", "supported"),
+])
+def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
