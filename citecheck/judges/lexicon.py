@@ -147,7 +147,8 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
 POUND_MONEY_WORDS = frozenset({"cost", "costs", "price", "priced", "fee", "fees", "pay", "pays", "paid", "paying",
                                "charge", "charged", "charges", "refund", "refunded", "spend", "subscription", "fine",
                                "discount", "£", "sterling", "ticket", "tickets", "free", "order", "orders",
-                               "spending"})
+                               "spending", "buy", "buys", "bought", "purchase", "purchased", "sold", "sells", "spent",
+                               "deposit", "fare", "fares", "rent", "surcharge", "refundable"})
 POUND_MASS_WORDS = frozenset({"weigh", "weighs", "weight", "weighing", "heavy", "heavier", "lighter", "kg", "lb", "lbs"})
 PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
@@ -600,6 +601,7 @@ SYNONYMS[EN].update({
     "further": "extra", "additional": "extra", "overdue": "late", "beforehand": "ahead", "first-time": "new",
     "membership": "member", "memberships": "member", "join": "member", "joins": "member", "joining": "member",
     "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
+    "purchased": "buy", "purchases": "buy", "purchasing": "buy", "buys": "buy", "buying": "buy",
 })
 
 # English phrases of shop and service pages that say one thing in other words, read as one wording before

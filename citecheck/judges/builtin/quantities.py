@@ -360,7 +360,7 @@ class _Extractor:
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word == "val" and self.lang == lx.LT and _prev_word(toks, start - 1) in lx.LT_CLOCK_BEFORE:
             return self._add(start, k + 1, "clock", "min", lo * 60, hi * 60, bound_at=bound_at)
-        if word in _POUNDS and not hyphen and self._says_money():
+        if word in _POUNDS and not hyphen and (self._says_money() or self._pence_written(i)):
             return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:
             dim, unit, factor = lx.UNITS[word]
@@ -399,6 +399,12 @@ class _Extractor:
         """The sentence speaks of a price and not of a weight: its "pounds" are money ("costs 3.50 pounds")."""
         words = {tok.text for tok in self.toks if tok.kind in (W, SYM)}
         return bool(words & lx.POUND_MONEY_WORDS) and not words & lx.POUND_MASS_WORDS
+
+    def _pence_written(self, i: int) -> bool:
+        """"4.50 pounds": an amount with two decimals is pounds and pence, unless the sentence speaks of weight."""
+        raw = self.toks[i].text
+        return len(raw) > 3 and raw[-3] == "." and raw[-2:].isdigit() and not (
+            {tok.text for tok in self.toks if tok.kind == W} & lx.POUND_MASS_WORDS)
 
     def _head(self, k: int) -> frozenset[str]:
         """Content words right after an attributive quantity ("180-day period" -> period)."""

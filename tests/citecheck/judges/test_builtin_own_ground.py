@@ -559,3 +559,16 @@ def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passa
 ])
 def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "pounds" after a price is sterling -------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("A day pass is 7.50 pounds.", "A day pass costs £7.50.", "supported"),
+    ("A day pass is 8.50 pounds.", "A day pass costs £7.50.", "contradicted"),
+    ("The guide can be purchased for 12 pounds.", "The guide can be bought for £12.", "supported"),
+    # a weight stays a weight
+    ("The hamper weighs 4.50 pounds.", "The hamper costs £4.50.", "unsupported"),
+])
+def test_pounds_after_a_price_are_sterling(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
