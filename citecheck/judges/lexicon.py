@@ -173,6 +173,13 @@ for _i, _names in enumerate(
     for _name in _names:
         MONTHS[_name] = _i
 
+# Times of day said in words (English): "half past six", "quarter to nine", "11 in the morning", "noon".
+CLOCK_DAY_PARTS: dict[tuple[str, ...], str] = {
+    ("in", "the", "morning"): "am", ("in", "the", "afternoon"): "pm", ("in", "the", "evening"): "pm",
+}
+CLOCK_PAST_TO: dict[tuple[str, str], int] = {("half", "past"): 30, ("quarter", "past"): 15, ("quarter", "to"): -15}
+CLOCK_NOON_WORDS: dict[str, str] = {"noon": "pm", "midday": "pm", "midnight": "am"}
+
 # --- bounds --------------------------------------------------------------------------------
 # Word sequences right before a quantity that make it an upper ("max") or lower ("min") bound.
 BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {

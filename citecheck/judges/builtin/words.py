@@ -194,7 +194,54 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
+    if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
+        toks = _en_clock_words(toks)
     return toks
+
+
+_CLOCK_TRIGGERS = frozenset({"morning", "afternoon", "evening", "half", "quarter", *lx.CLOCK_NOON_WORDS})
+
+
+def _hour(tok: _Tok) -> int | None:
+    return int(tok.value) if tok.kind == NUM and tok.value.is_integer() and 1 <= tok.value <= 12 else None
+
+
+def _en_clock_words(toks: list[_Tok]) -> list[_Tok]:
+    """English times of day in words as the clock tokens the quantities read: "half past six" -> 6:30,
+    "quarter to nine" -> 8:45, "11 in the morning" -> 11 am, "4 in the afternoon" -> 4 pm, "(12) noon" -> 12 pm,
+    "midnight" -> 12 am."""
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if i + 2 < len(toks) and (tok.text, toks[i + 1].text) in lx.CLOCK_PAST_TO and _hour(toks[i + 2]) is not None:
+            minutes = lx.CLOCK_PAST_TO[(tok.text, toks[i + 1].text)]
+            hour = _hour(toks[i + 2]) or 0
+            value = float(hour * 60 + minutes if minutes > 0 else (hour - 1) * 60 + 60 + minutes)
+            out.append(_Tok(CLOCK, f"{int(value // 60)}:{int(value % 60):02d}", tok.start, toks[i + 2].end, value))
+            i += 3
+            continue
+        half = lx.CLOCK_NOON_WORDS.get(tok.text) if tok.kind == W else None
+        if half is not None:
+            if out and out[-1].kind == NUM and out[-1].value == 12:  # "12 noon"
+                out.pop()
+            out.extend((_Tok(NUM, "12", tok.start, tok.end, 12.0), _Tok(W, half, tok.start, tok.end)))
+            i += 1
+            continue
+        if out and out[-1].kind in (NUM, CLOCK) and (out[-1].kind == CLOCK or _hour(out[-1]) is not None):
+            for phrase, half in lx.CLOCK_DAY_PARTS.items():
+                n = len(phrase)
+                if tuple(t.text for t in toks[i : i + n]) == phrase:
+                    out.append(_Tok(W, half, tok.start, toks[i + n - 1].end))
+                    i += n
+                    break
+            else:
+                out.append(tok)
+                i += 1
+            continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 # lx.PHRASE_EQUIVALENTS by first word, longest first.

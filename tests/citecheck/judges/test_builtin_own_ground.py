@@ -572,3 +572,20 @@ def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, ex
 ])
 def test_pounds_after_a_price_are_sterling(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: times of day said in words --------------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The bakery opens at half past seven.", "The bakery opens at 7:30 am.", "supported"),
+    ("The bakery opens at half past eight.", "The bakery opens at 7:30 am.", "contradicted"),
+    ("The ticket office closes at quarter to six in the evening.", "The ticket office closes at 5:45 pm.",
+     "supported"),
+    ("The clinic is open from 9 in the morning until 1 in the afternoon.", "The clinic is open from 9 am to 1 pm.",
+     "supported"),
+    ("The clinic closes at 2 in the afternoon.", "The clinic is open from 9 am to 1 pm.", "contradicted"),
+    ("Rooms must be vacated by noon.", "Rooms must be vacated by 12 pm.", "supported"),
+    ("Rooms must be vacated by 11 am.", "Rooms must be vacated by 12 noon.", "contradicted"),
+])
+def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
