@@ -405,6 +405,10 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
 
+# Words after which the rest of the sentence is the case where its statement does not hold: "Return postage is
+# paid by the customer unless the item arrived damaged" says the customer does not pay for a damaged item.
+UNLESS_WORDS: dict[str, set[str]] = {EN: {"unless"}, PL: set(), LT: set()}
+
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},

@@ -152,6 +152,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
             stated_pol = _list_polarity(segment, key, passage)
+            if _unless_said(segment.sentence, key, passage, lang, p.start):
+                stated_pol = _opposite(stated_pol)
             if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
                              segment.sentence)
@@ -202,6 +204,34 @@ def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polar
     return segment.polarity
 
 
+_UNLESS = {lang: frozenset(words) for lang, words in lx.UNLESS_WORDS.items()}
+_OPPOSITE_MODAL = {"obligatory": "optional", "optional": "obligatory", "permitted": "prohibited", "prohibited": "permitted"}
+
+
+def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, value_at: int | None = None) -> bool:
+    """"Return postage is paid by the customer unless the item arrived damaged" against a claim about the
+    damaged item: the claim's words are on both sides of the sentence's "unless" (or its value, at character
+    offset ``value_at``, before it: "The fee is £25 unless the dog is microchipped"), so the sentence states
+    the claim's case with the opposite polarity."""
+    unless = _UNLESS[lang]
+    if not unless:
+        return False
+    said = passage.words[sentence]
+    cut = next((k for k, (_, word) in enumerate(said) if word in unless), None)
+    if cut is None:
+        return False  # the cheap test first: most sentences say no "unless"
+    words = [word for _, word in said]
+    main = _content_words(words[:cut], lang)
+    if not key & (_content_words(words[cut + 1 :], lang) - main):
+        return False
+    return bool(key & main) or (value_at is not None and value_at < said[cut][0])
+
+
+def _opposite(pol: Polarity) -> Polarity:
+    modal = _OPPOSITE_MODAL.get(pol.modal) if pol.modal else None
+    return Polarity(modal, 1 - pol.parity, True, pol.exclusive)
+
+
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
     best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
@@ -223,6 +253,9 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
     stated_pol = _list_polarity(segment, key, passage)
+    unless_said = _unless_said(segment.sentence, key, passage, lang)
+    if unless_said:
+        stated_pol = _opposite(stated_pol)
     compatible = _polarity_compatible(pol, stated_pol)
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
@@ -232,8 +265,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     if coverage >= 0.75 and not compatible and (pol.signal or stated_pol.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
-    whole = _stated_across_segments(key, pol, passage)
-    if whole is not None:
+    whole = None if unless_said else _stated_across_segments(key, pol, passage)
+    if whole is not None and not _unless_said(whole, key, passage, lang):
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 

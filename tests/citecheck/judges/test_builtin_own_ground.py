@@ -589,3 +589,19 @@ def test_pounds_after_a_price_are_sterling(claim: str, passage: str, expected: s
 ])
 def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "unless" states the opposite for the case it names ------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Guests pay for parking when they book the Family rate.",
+     "Guests pay for parking unless they book the Family rate.", "contradicted"),
+    ("Guests who book the Family rate do not pay for parking.",
+     "Guests pay for parking unless they book the Family rate.", "supported"),
+    ("Members must show ID at the desk.", "Visitors must show ID at the desk unless they are members.",
+     "contradicted"),
+    ("The fee is £25 for a dog that is microchipped.", "The fee is £25 unless the dog is microchipped.",
+     "contradicted"),
+])
+def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
