@@ -194,6 +194,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("longer", "than"), "min"), (("older", "than"), "min"), (("after",), "min"),
         (("opens", "at"), "min"), (("open", "at"), "min"), (("opens",), "min"), (("closes", "at"), "max"),
         (("close", "at"), "max"), (("closes",), "max"),
+        (("no", "later", "than"), "max"), (("not", "later", "than"), "max"), (("reaches",), "min"), (("reach",), "min"),
+        (("maximum", "of"), "max"), (("minimum", "of"), "min"),
     ],
     PL: [
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
@@ -212,6 +214,15 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
+# Word pairs right after a quantity that make it a bound: "orders of £75 or more", "children 5 and under".
+POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
+    EN: {("or", "more"): "min", ("or", "over"): "min", ("or", "above"): "min", ("and", "over"): "min",
+         ("and", "above"): "min", ("or", "less"): "max", ("or", "under"): "max", ("or", "fewer"): "max",
+         ("or", "below"): "max", ("and", "under"): "max", ("and", "below"): "max"},
+    PL: {},
+    LT: {},
+}
+
 # --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
 # The word before the unit, the words skipped between ("za każdy produkt"), and the unit words.
 RATE_OPENERS = {EN: {"per", "a", "an", "each", "/"}, PL: {"za", "na", "/", "od"}, LT: {"per", "uz", "/", "kas"}}
@@ -629,7 +640,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[((first, "year"), ("yearly",)) for first in ("every", "each")],
         *[(("every", other, "week"), ("fortnightly",)) for other in ("other", "second", "alternate")],
         *[(("every", two, "weeks"), ("fortnightly",)) for two in ("two", "2")],
-        (("in", "advance"), ("ahead",)),
+        (("in", "advance"), ("ahead",)), (("preceding",), ("before",)),
+        # "once your order reaches £50" is "when", not one time
+        *[(("once", word), ("when", word)) for word in ("you", "your", "the", "we", "it", "they", "our", "their")],
         *[((send, "back"), ("return",)) for send in ("send", "sends", "sent", "sending", "bring", "brings",
                                                       "brought", "bringing", "come", "comes", "coming")],
         *[((send, "out"), ("dispatched",)) for send in ("send", "sends", "sent", "sending")],

@@ -103,6 +103,10 @@ class _Extractor:
              bound_at: int | None = None) -> int:
         at = bound_at if bound_at is not None else a
         bound = self._bound(at)
+        post = lx.POST_BOUND_PHRASES[self.lang]
+        if post and bound is None and (self._word(b), self._word(b + 1)) in post:
+            bound = post[(self._word(b), self._word(b + 1))]  # "£75 or more"
+            self.used.update((b, b + 1))
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end
@@ -126,6 +130,9 @@ class _Extractor:
         for phrase, kind in _BOUNDS_BY_LAST[self.lang].get(words[-1], ()):
             n = len(phrase)
             if n <= len(words) and tuple(words[-n:]) == phrase:
+                if self.lang == lx.EN and not _EN_BOUND_CONTENT.isdisjoint(phrase):
+                    # "no later than", "a maximum of": the bound, not a word of the claim
+                    self.used.update(range(max(0, at - n), at))
                 return kind
         return None
 
@@ -424,6 +431,8 @@ _CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
 _AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
 _AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
 _POUNDS = frozenset({"pound", "pounds"})
+# English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
+_EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)

@@ -605,3 +605,19 @@ def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expecte
 ])
 def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: bounds said after the value or in words that are no stop words -------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Orders of £40 or more ship free.", "Orders over £40 ship free.", "supported"),
+    ("Delivery is free once your basket reaches £30.", "Delivery is free on baskets of £40 or more.",
+     "contradicted"),
+    ("Returns must be posted no later than 5 pm on Friday.", "Returns must be posted by 5 pm on Friday.",
+     "supported"),
+    ("Returns must be posted no later than 4 pm on Friday.", "Returns must be posted by 5 pm on Friday.",
+     "contradicted"),
+    ("Each visitor may take a maximum of four books.", "Each visitor may take up to four books.", "supported"),
+])
+def test_bounds_after_the_value_or_in_content_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
