@@ -651,6 +651,7 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("at", "any", "hour", "of", "the", "day"), ("at", "any", "time")), (("at", "any", "hour"), ("at", "any", "time")),
         (("around", "the", "clock"), ("at", "any", "time")), (("round", "the", "clock"), ("at", "any", "time")),
         *[((h, "hours", "a", "day"), ("at", "any", "time")) for h in ("24", "twenty-four")],
+        *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
         (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
     ],

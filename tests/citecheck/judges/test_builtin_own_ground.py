@@ -556,6 +556,8 @@ def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passa
     ("Each additional bag costs £2.", "Every further bag costs £3.", "contradicted"),
     ("Customers get their money back within 5 days.", "Customers get a refund within 5 days.", "supported"),
     ("The hire desk takes bookings around the clock.", "The hire desk takes bookings at any time.", "supported"),
+    ("Seniors pay half price at the cinema.", "Seniors get 50% off at the cinema.", "supported"),
+    ("Seniors pay half price at the cinema.", "Seniors get 30% off at the cinema.", "contradicted"),
 ])
 def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
