@@ -527,6 +527,12 @@ ONLY_WORDS: dict[str, set[str]] = {
     PL: {"tylko", "wylacznie", "jedynie"},
     LT: {"tik", "tiktai", "vien", "isimtinai"},
 }
+# Parts of the day: "only in the evenings" is not said of what is done "every morning".
+DAY_PART_WORDS: dict[str, set[str]] = {
+    EN: {"morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights", "overnight"},
+    PL: set(),
+    LT: set(),
+}
 # Words that order two events ("refunds are issued after we receive the parcel"); each pair's words are
 # each other's opposite. Before a number they are a quantity's bound, which the quantities compare.
 ORDER_WORDS: dict[str, dict[str, str]] = {
@@ -624,6 +630,7 @@ SYNONYMS[EN].update({
     "membership": "member", "memberships": "member", "join": "member", "joins": "member", "joining": "member",
     "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
     "purchased": "buy", "purchases": "buy", "purchasing": "buy", "buys": "buy", "buying": "buy",
+    "offered": "available", "offers": "available", "offer": "available",
 })
 
 # English phrases of shop and service pages that say one thing in other words, read as one wording before

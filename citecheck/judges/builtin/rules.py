@@ -502,6 +502,34 @@ def _only_one_claimed(stated: _Analysis, claim_words: set[str], page: _Analysis,
     return None
 
 
+_DAY_PART_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.DAY_PART_WORDS.items()}
+
+
+def _only_claimed_other_stated(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that something is done only one way, on one day or at one part of the day ("only offered in the
+    evenings", "only at weekends", "only online") where the passage says it is done another ("available every
+    morning", "on weekdays", "by phone") and names the claim's one nowhere for it: contradicted by that
+    sentence, since the claim's "only" excludes what the passage states."""
+    if lx.ONLY_WORDS[lang].isdisjoint(stated.all_words_said()):
+        return None  # the cheap test first: most claims say no "only"
+    if _merge_polarity([s.polarity for s in stated.segments]).effective() != 0:
+        return None  # "only closed on Sundays" says nothing against "open on weekdays"
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    for group in (_GROUPS[lang][lx.CHANNEL_GROUP], weekdays, _DAY_PART_STEMS[lang]):
+        mine = claim_words & group
+        rest = claim_words - group - _ONLY_STEMS[lang]
+        if not mine or not rest:
+            continue
+        about = [s for s in page.segments if len(rest & (s.key | page.topic)) / len(rest) >= 0.75]
+        if any(s.key & mine for s in about):
+            continue  # the passage names the claim's one too
+        for segment in about:
+            if segment.own & group and segment.polarity.effective() == 0 and rest & segment.key:
+                return _Fact(CONTRADICTED, "the claim says this is done only one way or at one time, but the passage "
+                             "says it is done another", segment.sentence)
+    return None
+
+
 def _order_reversed(claim: str, claim_words: set[str], passage: str, page: _Analysis, lang: str) -> _Fact | None:
     """"Refunds are issued before we receive the parcel" against "... after we receive the parcel": the
     sentence that states the claim's words orders the events the other way."""
@@ -640,6 +668,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                    "the claim names the only way for this, but the passage names another too"),
                  _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
                                    "the claim names the only day for this, but the passage names another too"),
+                 _only_claimed_other_stated(stated, claim_words, page, lang),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang)):
         if fact is not None:

@@ -623,3 +623,18 @@ def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: s
 ])
 def test_bounds_after_the_value_or_in_content_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "only" one way or time, where the passage says another -----------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Aqua aerobics is only offered in the evenings.", "Aqua aerobics is available every morning at 7 am.",
+     "contradicted"),
+    ("The crèche only runs at weekends.", "The crèche runs on weekdays from 9 am to noon.", "contradicted"),
+    ("Tickets can only be bought online.", "Tickets can be bought by phone.", "contradicted"),
+    # the passage names the claim's way and another too: contradicted as before
+    ("Tickets can only be bought online.", "Tickets can be bought online or by phone.", "contradicted"),
+    ("The shop is only closed on Sundays.", "The shop is open on weekdays.", "unsupported"),
+])
+def test_only_one_way_where_the_passage_says_another(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
