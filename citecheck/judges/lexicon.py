@@ -161,7 +161,8 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
 POUND_MONEY_WORDS = frozenset({"cost", "costs", "price", "priced", "fee", "fees", "pay", "pays", "paid", "paying",
                                "charge", "charged", "charges", "refund", "refunded", "spend", "subscription", "fine",
                                "discount", "£", "sterling", "ticket", "tickets", "free", "order", "orders",
-                               "spending"})
+                               "spending", "buy", "buys", "bought", "purchase", "purchased", "sold", "sells", "spent",
+                               "deposit", "fare", "fares", "rent", "surcharge", "refundable"})
 POUND_MASS_WORDS = frozenset({"weigh", "weighs", "weight", "weighing", "heavy", "heavier", "lighter", "kg", "lb", "lbs"})
 PERCENT_WORDS = {"%", "percent", "procent", "proc", "procentow", "procenty", "procentu", "procentai"}
 
@@ -186,6 +187,13 @@ for _i, _names in enumerate(
     for _name in _names:
         MONTHS[_name] = _i
 
+# Times of day said in words (English): "half past six", "quarter to nine", "11 in the morning", "noon".
+CLOCK_DAY_PARTS: dict[tuple[str, ...], str] = {
+    ("in", "the", "morning"): "am", ("in", "the", "afternoon"): "pm", ("in", "the", "evening"): "pm",
+}
+CLOCK_PAST_TO: dict[tuple[str, str], int] = {("half", "past"): 30, ("quarter", "past"): 15, ("quarter", "to"): -15}
+CLOCK_NOON_WORDS: dict[str, str] = {"noon": "pm", "midday": "pm", "midnight": "am"}
+
 # --- bounds --------------------------------------------------------------------------------
 # Word sequences right before a quantity that make it an upper ("max") or lower ("min") bound.
 BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
@@ -200,6 +208,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("longer", "than"), "min"), (("older", "than"), "min"), (("after",), "min"),
         (("opens", "at"), "min"), (("open", "at"), "min"), (("opens",), "min"), (("closes", "at"), "max"),
         (("close", "at"), "max"), (("closes",), "max"),
+        (("no", "later", "than"), "max"), (("not", "later", "than"), "max"), (("reaches",), "min"), (("reach",), "min"),
+        (("maximum", "of"), "max"), (("minimum", "of"), "min"),
     ],
     PL: [
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
@@ -233,6 +243,15 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
+# Word pairs right after a quantity that make it a bound: "orders of £75 or more", "children 5 and under".
+POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
+    EN: {("or", "more"): "min", ("or", "over"): "min", ("or", "above"): "min", ("and", "over"): "min",
+         ("and", "above"): "min", ("or", "less"): "max", ("or", "under"): "max", ("or", "fewer"): "max",
+         ("or", "below"): "max", ("and", "under"): "max", ("and", "below"): "max"},
+    PL: {},
+    LT: {},
+}
+
 # --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
 # The word before the unit, the words skipped between ("za każdy produkt"), and the unit words.
 RATE_OPENERS = {EN: {"per", "a", "an", "each", "/"}, PL: {"za", "na", "/", "od"}, LT: {"per", "uz", "/", "kas"}}
@@ -460,6 +479,13 @@ UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
     LT: frozenset({"visada", "visuomet", "visi", "visiems", "visoms", "visus", "visas", "kiekvienam",
                    "kiekvienas", "kiekviena", "nepriklausomai"}),
 }
+# Words that open a condition ("If you do not cancel, a fee of £20 is charged"): what the condition denies is
+# not denied of the sentence's main part.
+CONDITION_OPENERS: dict[str, frozenset[str]] = {
+    EN: frozenset({"if", "when", "unless", "once", "provided"}),
+    PL: frozenset({"jesli", "jezeli", "gdy", "kiedy", "chyba"}),
+    LT: frozenset({"jei", "jeigu", "kai", "kol", "nebent"}),
+}
 RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided", "if"},
     PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem", "jesli", "jezeli"},
@@ -507,6 +533,10 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     PL: {"dowolny", "dowolna", "dowolne", "dowolnym", "dowolnej", "dowolnego", "kazdym"},
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
+
+# Words after which the rest of the sentence is the case where its statement does not hold: "Return postage is
+# paid by the customer unless the item arrived damaged" says the customer does not pay for a damaged item.
+UNLESS_WORDS: dict[str, set[str]] = {EN: {"unless"}, PL: set(), LT: set()}
 
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
@@ -619,6 +649,12 @@ ONLY_WORDS: dict[str, set[str]] = {
     EN: {"only", "exclusively", "solely"},
     PL: {"tylko", "wylacznie", "jedynie"},
     LT: {"tik", "tiktai", "vien", "isimtinai"},
+}
+# Parts of the day: "only in the evenings" is not said of what is done "every morning".
+DAY_PART_WORDS: dict[str, set[str]] = {
+    EN: {"morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights", "overnight"},
+    PL: set(),
+    LT: set(),
 }
 # Words that order two events ("refunds are issued after we receive the parcel"); each pair's words are
 # each other's opposite. Before a number they are a quantity's bound, which the quantities compare.
@@ -762,6 +798,49 @@ _LOCKER_FORMS = {
 }
 for _lang, _forms in _LOCKER_FORMS.items():
     SYNONYMS[_lang].update(dict.fromkeys(_forms, "locker"))
+
+# English words of shop and service pages that say one thing ("a further item" = "an extra item", "overdue"
+# = "late", "first-time customers" = "new customers", "joining the library" = "library membership").
+SYNONYMS[EN].update({
+    "further": "extra", "additional": "extra", "overdue": "late", "beforehand": "ahead", "first-time": "new",
+    "membership": "member", "memberships": "member", "join": "member", "joins": "member", "joining": "member",
+    "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
+    "purchased": "buy", "purchases": "buy", "purchasing": "buy", "buys": "buy", "buying": "buy",
+    "offered": "available", "offers": "available", "offer": "available",
+})
+
+# English phrases of shop and service pages that say one thing in other words, read as one wording before
+# anything else reads the tokens: "every day" / "seven days a week" = "daily", "in advance" = "ahead",
+# "send back" = "return", "half price" = "50% discount". Folded words (digits as written); the longest
+# phrase that matches is taken. Polish and Lithuanian ones go in their own lists.
+PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    EN: [
+        *[((first, "day"), ("daily",)) for first in ("every", "each")],
+        (("every", "single", "day"), ("daily",)),
+        *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
+        *[((first, "week"), ("weekly",)) for first in ("every", "each")],
+        *[((first, "month"), ("monthly",)) for first in ("every", "each")],
+        *[((first, "year"), ("yearly",)) for first in ("every", "each")],
+        *[(("every", other, "week"), ("fortnightly",)) for other in ("other", "second", "alternate")],
+        *[(("every", two, "weeks"), ("fortnightly",)) for two in ("two", "2")],
+        (("in", "advance"), ("ahead",)), (("preceding",), ("before",)),
+        # "once your order reaches £50" is "when", not one time
+        *[(("once", word), ("when", word)) for word in ("you", "your", "the", "we", "it", "they", "our", "their")],
+        *[((send, "back"), ("return",)) for send in ("send", "sends", "sent", "sending", "bring", "brings",
+                                                      "brought", "bringing", "come", "comes", "coming")],
+        *[((send, "out"), ("dispatched",)) for send in ("send", "sends", "sent", "sending")],
+        (("your", "money", "back"), ("refund",)), (("their", "money", "back"), ("refund",)),
+        (("money", "back"), ("refund",)),
+        (("at", "any", "hour", "of", "the", "day"), ("at", "any", "time")), (("at", "any", "hour"), ("at", "any", "time")),
+        (("around", "the", "clock"), ("at", "any", "time")), (("round", "the", "clock"), ("at", "any", "time")),
+        *[((h, "hours", "a", "day"), ("at", "any", "time")) for h in ("24", "twenty-four")],
+        *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
+        (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
+        (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
+    ],
+    PL: [],
+    LT: [],
+}
 
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
 # "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.

@@ -38,6 +38,10 @@ class Segment:
     end: int
     words: int = 0
     excepted: bool = False  # the segment names an exception to its sentence ("except ...", "išskyrus ...")
+    # The words a negation of this segment governs, from its first negator on ("cannot take building rubble":
+    # take, building, rubble; "closed on Christmas Day": open, Christmas, day): a list that goes on after it
+    # ("..., garden waste or asbestos") is denied with them (rules._list_polarity).
+    negated: frozenset[str] = frozenset()
 
     @property
     def key(self) -> set[str]:
@@ -272,6 +276,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
                 words=word_counts[b] - word_counts[a],  # words and numbers of the segment
                 excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]),
+                negated=_negated_words(seg_toks, used, lang, a) if pol.effective() == 1 and not claim else frozenset(),
             )
             if not own:
                 pending_empty.append(segment)
@@ -293,6 +298,22 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
         words=words, antecedents=antecedents,
     )
+
+
+def _negated_words(seg_toks: Sequence[_Tok], used: set[int], lang: str, offset: int) -> frozenset[str]:
+    """The content words of a negated segment from its first negator or negative concept word on."""
+    cues = lx.NEGATORS[lang] | lx.NEGATIVE_CONCEPT[lang]
+    for k, tok in enumerate(seg_toks):
+        if tok.kind == W and (tok.text in cues or tok.text.endswith("n't")):
+            # "not covered unless you bought the Care Plan": the condition is not what is denied
+            end = next((j for j in range(k + 1, len(seg_toks)) if seg_toks[j].kind == W
+                        and seg_toks[j].text in _CONDITION_WORDS[lang]), len(seg_toks))
+            return frozenset(_content(seg_toks[k:end], used, lang, offset + k))
+    return frozenset()
+
+
+_CONDITION_WORDS = {lang: frozenset(lx.RESTRICTION_WORDS[lang] | lx.EXCEPTION_WORDS[lang]) - lx.ONLY_WORDS[lang]
+                    for lang in lx.LANGUAGES}
 
 
 def _expand_pl_compounds(toks: list[_Tok], lang: str) -> None:

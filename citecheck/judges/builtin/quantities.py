@@ -125,6 +125,10 @@ class _Extractor:
              bound_at: int | None = None) -> int:
         at = bound_at if bound_at is not None else a
         bound = self._bound(at)
+        post = lx.POST_BOUND_PHRASES[self.lang]
+        if post and bound is None and (self._word(b), self._word(b + 1)) in post:
+            bound = post[(self._word(b), self._word(b + 1))]  # "£75 or more"
+            self.used.update((b, b + 1))
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end
@@ -148,6 +152,9 @@ class _Extractor:
         for phrase, kind in _BOUNDS_BY_LAST[self.lang].get(words[-1], ()):
             n = len(phrase)
             if n <= len(words) and tuple(words[-n:]) == phrase:
+                if self.lang == lx.EN and not _EN_BOUND_CONTENT.isdisjoint(phrase):
+                    # "no later than", "a maximum of": the bound, not a word of the claim
+                    self.used.update(range(max(0, at - n), at))
                 return kind
         return None
 
@@ -183,8 +190,8 @@ class _Extractor:
         tok = toks[i]
         if tok.kind == W and tok.text in lx.FREQUENCY_WORDS[lang]:
             after = toks[i + 1] if i + 1 < len(toks) else None
-            if i - 1 in self.used or (after is not None and after.kind == W
-                                      and after.text not in lx.STOPWORDS[lang]):
+            after_price = any(q.tok_end == i and q.dim == "money" for q in self.quantities)
+            if after_price or (after is not None and after.kind == W and after.text not in lx.STOPWORDS[lang]):
                 return 0  # "£5 daily" is a price's rate, "a weekly pass" a kind of pass
             return self._often(i, i + 1, 1.0, lx.FREQUENCY_WORDS[lang][tok.text])
         if tok.kind == W and tok.text in lx.FREQUENCY_EVERY[lang]:
@@ -456,7 +463,7 @@ class _Extractor:
                 lo_min, hi_min = _twelve_hour_minutes(lo_min, half), _twelve_hour_minutes(hi_min, half)
                 end = after + 1
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
-        if word in _POUNDS and not hyphen and self._says_money():
+        if word in _POUNDS and not hyphen and (self._says_money() or self._pence_written(i)):
             return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:
             dim, unit, factor = lx.UNITS[word]
@@ -533,6 +540,12 @@ class _Extractor:
         words = {tok.text for tok in self.toks if tok.kind in (W, SYM)}
         return bool(words & lx.POUND_MONEY_WORDS) and not words & lx.POUND_MASS_WORDS
 
+    def _pence_written(self, i: int) -> bool:
+        """"4.50 pounds": an amount with two decimals is pounds and pence, unless the sentence speaks of weight."""
+        raw = self.toks[i].text
+        return len(raw) > 3 and raw[-3] == "." and raw[-2:].isdigit() and not (
+            {tok.text for tok in self.toks if tok.kind == W} & lx.POUND_MASS_WORDS)
+
     def _head(self, k: int) -> frozenset[str]:
         """Content words right after an attributive quantity ("180-day period" -> period)."""
         out: list[str] = []
@@ -561,6 +574,8 @@ _CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
 _AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
 _AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
 _POUNDS = frozenset({"pound", "pounds"})
+# English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
+_EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)

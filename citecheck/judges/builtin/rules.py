@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis
+from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis, _content_words
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
 from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _fold, _stem, _tokenize
@@ -155,7 +155,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                  for _, coverage, support, segment, p in tied]
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
-            if not _polarity_compatible(part_pol, segment.polarity) and (part_pol.signal or segment.polarity.signal):
+            stated_pol = _list_polarity(segment, key, passage)
+            if _unless_said(segment.sentence, key, passage, lang, p.start):
+                stated_pol = _opposite(stated_pol)
+            if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
                              segment.sentence)
             if len(segment.quantities) > 1:  # the cheap test first: a threshold is a second value
@@ -207,6 +210,60 @@ def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
 _FIRST_WORD = re.compile(r"\w+")
 
 
+def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
+    """The polarity a segment states the claim's words with: its own, or, when it goes on a list after a negated
+    segment of its sentence ("We cannot take building rubble, garden waste or asbestos"; "closed on Christmas
+    Day and Boxing Day") and borrows from it a word that negation governs ("take", "open"), that segment's.
+    A segment that says the claim's words itself ("... and refunds take 10 days") keeps its own."""
+    if segment.polarity.signal or not segment.inh or segment.excepted:
+        return segment.polarity  # an exception ("..., unless ...", "chyba że ...") is no item of the list
+    borrowed = key - segment.own
+    if not borrowed:
+        return segment.polarity  # the cheap test first: the segment says every word itself
+    index = next(k for k, s in enumerate(passage.segments) if s is segment)
+    for before in reversed(passage.segments[:index]):
+        if before.sentence != segment.sentence:
+            break
+        if before.polarity.signal:
+            if _opens_condition(before, passage):
+                return segment.polarity  # "If you do not cancel, a fee is charged": the fee is not denied
+            return before.polarity if borrowed & before.negated else segment.polarity
+    return segment.polarity
+
+
+def _opens_condition(segment: Segment, passage: _Analysis) -> bool:
+    first = next((word for offset, word in passage.words[segment.sentence] if offset >= segment.start), "")
+    return first in lx.CONDITION_OPENERS[passage.lang]
+
+
+_UNLESS = {lang: frozenset(words) for lang, words in lx.UNLESS_WORDS.items()}
+_OPPOSITE_MODAL = {"obligatory": "optional", "optional": "obligatory", "permitted": "prohibited", "prohibited": "permitted"}
+
+
+def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, value_at: int | None = None) -> bool:
+    """"Return postage is paid by the customer unless the item arrived damaged" against a claim about the
+    damaged item: the claim's words are on both sides of the sentence's "unless" (or its value, at character
+    offset ``value_at``, before it: "The fee is £25 unless the dog is microchipped"), so the sentence states
+    the claim's case with the opposite polarity."""
+    unless = _UNLESS[lang]
+    if not unless:
+        return False
+    said = passage.words[sentence]
+    cut = next((k for k, (_, word) in enumerate(said) if word in unless), None)
+    if cut is None:
+        return False  # the cheap test first: most sentences say no "unless"
+    words = [word for _, word in said]
+    main = _content_words(words[:cut], lang)
+    if not key & (_content_words(words[cut + 1 :], lang) - main):
+        return False
+    return bool(key & main) or (value_at is not None and value_at < said[cut][0])
+
+
+def _opposite(pol: Polarity) -> Polarity:
+    modal = _OPPOSITE_MODAL.get(pol.modal) if pol.modal else None
+    return Polarity(modal, 1 - pol.parity, True, pol.exclusive)
+
+
 def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
     best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
@@ -227,7 +284,11 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         if rest and rest <= segment.key:
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
-    compatible = _polarity_compatible(pol, segment.polarity)
+    stated_pol = _list_polarity(segment, key, passage)
+    unless_said = _unless_said(segment.sentence, key, passage, lang)
+    if unless_said:
+        stated_pol = _opposite(stated_pol)
+    compatible = _polarity_compatible(pol, stated_pol)
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
             return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
@@ -236,10 +297,10 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         if compatible:
             return _Fact(SUPPORTED, f"the passage states this ({words})", segment.sentence)
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
-    if coverage >= 0.75 and not compatible and (pol.signal or segment.polarity.signal):
+    if coverage >= 0.75 and not compatible and (pol.signal or stated_pol.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
-    whole = _stated_across_segments(key, pol, passage)
-    if whole is not None:
+    whole = None if unless_said else _stated_across_segments(key, pol, passage)
+    if whole is not None and not _unless_said(whole, key, passage, lang):
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 
@@ -376,6 +437,46 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
     return None
 
 
+# "every day" is read "daily" (lx.PHRASE_EQUIVALENTS): a claim that something is done daily says it of all days
+_UNIVERSAL_SAID = {lang: frozenset(words | {"daily", "codziennie", "kasdien"}) for lang, words in lx.UNIVERSAL_WORDS.items()}
+_UNIVERSAL_SAID_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.UNIVERSAL_WORDS.items()}
+_EXCEPTION_SAID = {lang: frozenset(words) for lang, words in lx.EXCEPTION_WORDS.items()}
+
+
+def _exception_dropped(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Breakfast is included in every room rate" against "... included in all room rates except the Saver
+    rate": a claim that says its statement holds for all ("all", "every", "any", "always", "daily") where the
+    clause stating it names an exception the claim leaves out: contradicted by that sentence. A claim that
+    names the exception itself, or says "except" of its own, is left to the other rules, and so is an
+    exception to another clause of the sentence ("served daily ... and included in all rates except ...")."""
+    said = set(stated.all_words_said())
+    if _UNIVERSAL_SAID[lang].isdisjoint(said) or not _EXCEPTION_SAID[lang].isdisjoint(said):
+        return None  # the cheap test first: most claims say no "all"
+    words = claim_words - _UNIVERSAL_SAID_STEMS[lang]
+    if not words:
+        return None
+    claim_pol = _merge_polarity([s.polarity for s in stated.segments])
+    for index, segment in enumerate(page.segments):
+        segment_words = page.words_between(segment.start, segment.end, segment.sentence)
+        cut = next((k for k, word in enumerate(segment_words) if word in _EXCEPTION_SAID[lang]), None)
+        if cut is None:
+            continue
+        named = _content_words(segment_words[cut + 1 :], lang) - words
+        if segment.excepted:  # "..., except leather ones": the rule is the clause before
+            before = page.segments[index - 1] if index else None
+            if before is None or before.sentence != segment.sentence:
+                continue
+            rule, rule_own = before, before.own
+        else:
+            rule, rule_own = segment, _content_words(segment_words[:cut], lang)
+        if not named or named & claim_words or not words <= rule_own | rule.inh:
+            continue
+        if len(words & rule_own) / len(words) >= 0.5 and _polarity_compatible(claim_pol, rule.polarity):
+            return _Fact(CONTRADICTED, "the claim says this holds for all, but the passage names an exception",
+                         segment.sentence)
+    return None
+
+
 def _words_by_sentence(page: _Analysis) -> dict[int, set[str]]:
     """Each passage sentence's content words, its segments' own and inherited."""
     by_sentence: dict[int, set[str]] = {}
@@ -442,6 +543,34 @@ def _only_one_claimed(stated: _Analysis, claim_words: set[str], page: _Analysis,
     for sentence, ways in named.items():
         if mine <= ways and ways - mine:
             return _Fact(CONTRADICTED, note, sentence)
+    return None
+
+
+_DAY_PART_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.DAY_PART_WORDS.items()}
+
+
+def _only_claimed_other_stated(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that something is done only one way, on one day or at one part of the day ("only offered in the
+    evenings", "only at weekends", "only online") where the passage says it is done another ("available every
+    morning", "on weekdays", "by phone") and names the claim's one nowhere for it: contradicted by that
+    sentence, since the claim's "only" excludes what the passage states."""
+    if lx.ONLY_WORDS[lang].isdisjoint(stated.all_words_said()):
+        return None  # the cheap test first: most claims say no "only"
+    if _merge_polarity([s.polarity for s in stated.segments]).effective() != 0:
+        return None  # "only closed on Sundays" says nothing against "open on weekdays"
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    for group in (_GROUPS[lang][lx.CHANNEL_GROUP], weekdays, _DAY_PART_STEMS[lang]):
+        mine = claim_words & group
+        rest = claim_words - group - _ONLY_STEMS[lang]
+        if not mine or not rest:
+            continue
+        about = [s for s in page.segments if len(rest & (s.key | page.topic)) / len(rest) >= 0.75]
+        if any(s.key & mine for s in about):
+            continue  # the passage names the claim's one too
+        for segment in about:
+            if segment.own & group and segment.polarity.effective() == 0 and rest & segment.key:
+                return _Fact(CONTRADICTED, "the claim says this is done only one way or at one time, but the passage "
+                             "says it is done another", segment.sentence)
     return None
 
 
@@ -652,7 +781,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     condition = _condition_dropped(stated, claim_words, passage, page, lang)
     if condition is not None:
         facts.append(condition)
-    excepted = _exception_named(stated, claim_words, page, lang)
+    excepted = _exception_named(stated, claim_words, page, lang) or _exception_dropped(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
     for fact in (_alternative_excluded(claim_words, passage, page, lang, lx.CHANNEL_GROUP,
@@ -663,6 +792,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                    "the claim names the only way for this, but the passage names another too"),
                  _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
                                    "the claim names the only day for this, but the passage names another too"),
+                 _only_claimed_other_stated(stated, claim_words, page, lang),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang),
                  _every_day_denied(claim, stated, claim_words, page, lang)):

@@ -191,7 +191,93 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
-    return _merge_number_words(toks) if numbers else toks
+    toks = _merge_number_words(toks) if numbers else toks
+    if _PHRASE_FIRST[lang]:
+        toks = _rewrite_phrases(toks, lang)
+    if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
+        toks = _en_clock_words(toks)
+    return toks
+
+
+_CLOCK_TRIGGERS = frozenset({"morning", "afternoon", "evening", "half", "quarter", *lx.CLOCK_NOON_WORDS})
+
+
+def _hour(tok: _Tok) -> int | None:
+    return int(tok.value) if tok.kind == NUM and tok.value.is_integer() and 1 <= tok.value <= 12 else None
+
+
+def _en_clock_words(toks: list[_Tok]) -> list[_Tok]:
+    """English times of day in words as the clock tokens the quantities read: "half past six" -> 6:30,
+    "quarter to nine" -> 8:45, "11 in the morning" -> 11 am, "4 in the afternoon" -> 4 pm, "(12) noon" -> 12 pm,
+    "midnight" -> 12 am."""
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if i + 2 < len(toks) and (tok.text, toks[i + 1].text) in lx.CLOCK_PAST_TO and _hour(toks[i + 2]) is not None:
+            minutes = lx.CLOCK_PAST_TO[(tok.text, toks[i + 1].text)]
+            hour = _hour(toks[i + 2]) or 0
+            value = float(hour * 60 + minutes if minutes > 0 else (hour - 1) * 60 + 60 + minutes)
+            out.append(_Tok(CLOCK, f"{int(value // 60)}:{int(value % 60):02d}", tok.start, toks[i + 2].end, value))
+            i += 3
+            continue
+        half = lx.CLOCK_NOON_WORDS.get(tok.text) if tok.kind == W else None
+        if half is not None:
+            if out and out[-1].kind == NUM and out[-1].value == 12:  # "12 noon"
+                out.pop()
+            out.extend((_Tok(NUM, "12", tok.start, tok.end, 12.0), _Tok(W, half, tok.start, tok.end)))
+            i += 1
+            continue
+        if out and out[-1].kind in (NUM, CLOCK) and (out[-1].kind == CLOCK or _hour(out[-1]) is not None):
+            for phrase, half in lx.CLOCK_DAY_PARTS.items():
+                n = len(phrase)
+                if tuple(t.text for t in toks[i : i + n]) == phrase:
+                    out.append(_Tok(W, half, tok.start, toks[i + n - 1].end))
+                    i += n
+                    break
+            else:
+                out.append(tok)
+                i += 1
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+# lx.PHRASE_EQUIVALENTS by first word, longest first.
+_PHRASES: dict[str, dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]] = {lang: {} for lang in lx.LANGUAGES}
+for _lang, _pairs in lx.PHRASE_EQUIVALENTS.items():
+    for _phrase, _said in sorted(_pairs, key=lambda pair: len(pair[0]), reverse=True):
+        _PHRASES[_lang].setdefault(_phrase[0], []).append((_phrase, _said))
+_PHRASE_FIRST = {lang: frozenset(by_first) for lang, by_first in _PHRASES.items()}
+
+
+def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
+    """Each phrase of lx.PHRASE_EQUIVALENTS read as its one wording ("every day" -> "daily", "half price" ->
+    "50 % discount"): new tokens over the phrase's span, so quantities, polarity and words read the same
+    wording on both sides."""
+    first = _PHRASE_FIRST[lang]
+    if not any(tok.text in first for tok in toks):
+        return toks  # the cheap test first: most sentences hold no phrase
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        for phrase, said in _PHRASES[lang].get(tok.text, ()):
+            n = len(phrase)
+            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
+                start, end = tok.start, toks[i + n - 1].end
+                for word in said:
+                    if word.isdigit():
+                        out.append(_Tok(NUM, word, start, end, float(word)))
+                    else:
+                        out.append(_Tok(SYM if word == "%" else W, word, start, end))
+                i += n
+                break
+        else:
+            out.append(tok)
+            i += 1
+    return out
 
 
 # Lithuanian words that begin with "ne" without being a negated word.

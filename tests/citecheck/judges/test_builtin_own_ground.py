@@ -860,3 +860,136 @@ def test_a_polish_unit_without_a_number_is_one(claim: str, passage: str, expecte
 ])
 def test_polish_every_day_against_the_days_named(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a list that goes on after a negation is denied with it ------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The tip accepts paint tins.", "The tip does not accept tyres, paint tins or gas bottles.", "contradicted"),
+    ("The museum is open on New Year's Day.", "The museum is closed on Christmas Eve and New Year's Day.",
+     "contradicted"),
+    ("We ship to Jersey.", "We do not ship to the Isle of Man and Jersey.", "contradicted"),
+    # a segment that says the claim's words itself keeps its own polarity
+    ("Exchanges take 7 days.", "Sale items are not refundable, and exchanges take 7 days.", "supported"),
+    # the condition of an "unless" is not what the negation denies
+    ("The Gold plan costs £6 a month.",
+     "Lost keys are not replaced unless you hold the Gold plan, which costs £6 a month.", "supported"),
+])
+def test_a_list_after_a_negation_is_denied_with_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: a claim that something holds for all, where the passage names an exception ----------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Parking is included with every ticket.", "Parking is included with all tickets except the Early Bird ticket.",
+     "contradicted"),
+    ("The café is open every day.", "The café is open every day apart from Mondays.", "contradicted"),
+    ("Any jacket can be altered for free.", "Jackets can be altered for free, except leather ones.", "contradicted"),
+    # an exception to another clause of the sentence is not one to the claim's
+    ("Lunch is served every day.", "Lunch is served daily and is included in all room rates except the Basic rate.",
+     "supported"),
+    # the passage's own words, exception and all, still state it
+    ("Parking is included with all tickets except the Early Bird ticket.",
+     "Parking is included with all tickets except the Early Bird ticket.", "supported"),
+])
+def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: one thing said in the domain's other words --------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The car wash is open every day.", "The car wash is open seven days a week.", "supported"),
+    ("The market runs daily.", "The market runs every day.", "supported"),
+    ("Recycling is collected every two weeks.", "Recycling is collected fortnightly.", "supported"),
+    ("Recycling is collected every week.", "Recycling is collected every other week.", "contradicted"),
+    ("Tables must be reserved two days ahead.", "Tables must be reserved two days in advance.", "supported"),
+    ("Tables must be reserved three days ahead.", "Tables must be reserved two days in advance.", "contradicted"),
+    ("Faulty kettles can be sent back within 60 days.", "Faulty kettles can be returned within 60 days.",
+     "supported"),
+    ("Each additional bag costs £2.", "Every further bag costs £3.", "contradicted"),
+    ("Customers get their money back within 5 days.", "Customers get a refund within 5 days.", "supported"),
+    ("The hire desk takes bookings around the clock.", "The hire desk takes bookings at any time.", "supported"),
+    ("Seniors pay half price at the cinema.", "Seniors get 50% off at the cinema.", "supported"),
+    ("Seniors pay half price at the cinema.", "Seniors get 30% off at the cinema.", "contradicted"),
+])
+def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: "pounds" after a price is sterling -------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("A day pass is 7.50 pounds.", "A day pass costs £7.50.", "supported"),
+    ("A day pass is 8.50 pounds.", "A day pass costs £7.50.", "contradicted"),
+    ("The guide can be purchased for 12 pounds.", "The guide can be bought for £12.", "supported"),
+    # a weight stays a weight
+    ("The hamper weighs 4.50 pounds.", "The hamper costs £4.50.", "unsupported"),
+])
+def test_pounds_after_a_price_are_sterling(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: times of day said in words --------------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The bakery opens at half past seven.", "The bakery opens at 7:30 am.", "supported"),
+    ("The bakery opens at half past eight.", "The bakery opens at 7:30 am.", "contradicted"),
+    ("The ticket office closes at quarter to six in the evening.", "The ticket office closes at 5:45 pm.",
+     "supported"),
+    ("The clinic is open from 9 in the morning until 1 in the afternoon.", "The clinic is open from 9 am to 1 pm.",
+     "supported"),
+    ("The clinic closes at 2 in the afternoon.", "The clinic is open from 9 am to 1 pm.", "contradicted"),
+    ("Rooms must be vacated by noon.", "Rooms must be vacated by 12 pm.", "supported"),
+    ("Rooms must be vacated by 11 am.", "Rooms must be vacated by 12 noon.", "contradicted"),
+])
+def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: "unless" states the opposite for the case it names ------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Guests pay for parking when they book the Family rate.",
+     "Guests pay for parking unless they book the Family rate.", "contradicted"),
+    ("Guests who book the Family rate do not pay for parking.",
+     "Guests pay for parking unless they book the Family rate.", "supported"),
+    ("Members must show ID at the desk.", "Visitors must show ID at the desk unless they are members.",
+     "contradicted"),
+    ("The fee is £25 for a dog that is microchipped.", "The fee is £25 unless the dog is microchipped.",
+     "contradicted"),
+])
+def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: bounds said after the value or in words that are no stop words -------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Orders of £40 or more ship free.", "Orders over £40 ship free.", "supported"),
+    ("Delivery is free once your basket reaches £30.", "Delivery is free on baskets of £40 or more.",
+     "contradicted"),
+    ("Returns must be posted no later than 5 pm on Friday.", "Returns must be posted by 5 pm on Friday.",
+     "supported"),
+    ("Returns must be posted no later than 4 pm on Friday.", "Returns must be posted by 5 pm on Friday.",
+     "contradicted"),
+    ("Each visitor may take a maximum of four books.", "Each visitor may take up to four books.", "supported"),
+])
+def test_bounds_after_the_value_or_in_content_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: "only" one way or time, where the passage says another -----------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Aqua aerobics is only offered in the evenings.", "Aqua aerobics is available every morning at 7 am.",
+     "contradicted"),
+    ("The crèche only runs at weekends.", "The crèche runs on weekdays from 9 am to noon.", "contradicted"),
+    ("Tickets can only be bought online.", "Tickets can be bought by phone.", "contradicted"),
+    # the passage names the claim's way and another too: contradicted as before
+    ("Tickets can only be bought online.", "Tickets can be bought online or by phone.", "contradicted"),
+    ("The shop is only closed on Sundays.", "The shop is open on weekdays.", "unsupported"),
+])
+def test_only_one_way_where_the_passage_says_another(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
