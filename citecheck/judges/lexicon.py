@@ -464,7 +464,7 @@ STOPWORDS: dict[str, set[str]] = {
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
         apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
-        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu""".split()
+        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
@@ -633,6 +633,12 @@ SYNONYMS: dict[str, dict[str, str]] = {
         # late: "vėliau" (later) and "vėlyvas" (late) check-out, arrival, payment
         "veliau": "velyvas", "velyvo": "velyvas", "velyva": "velyvas", "velyvam": "velyvas", "velyvasis": "velyvas",
         "velyvojo": "velyvas",
+        # a warranty, discount or rule "galioja" (is valid), "taikoma" (applies), "suteikiama" (is granted)
+        "taikoma": "galioja", "taikomas": "galioja", "taikomi": "galioja", "taikomos": "galioja",
+        "suteikiama": "galioja", "suteikiamas": "galioja", "suteikiami": "galioja",
+        "galioti": "galioja", "galios": "galioja", "teikiama": "galioja", "teikiamas": "galioja", "teikiami": "galioja",
+        "teikiamos": "galioja", "suteikiame": "galioja", "suteikia": "galioja", "teikiame": "galioja",
+        "teikia": "galioja", "taikome": "galioja", "taiko": "galioja",
         # household appliances: "buitinė technika" = "buitiniai prietaisai"
         "technika": "prietaisas", "technikai": "prietaisas", "technikos": "prietaisas", "technikoje": "prietaisas",
         # a person: "žmonės" and "asmenys" name the same people on a service page
@@ -708,9 +714,7 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
               "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame"},
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas",
-                 # a warranty "applies / is granted" for a time ("galioja", is valid, names the validity: not here)
-                 "taikoma", "taikomas", "suteikiama", "suteikiamas", "teikiama", "teikiamas"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
     "percent": {"wynosi", "rate"},
     "count": {"wynosi"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

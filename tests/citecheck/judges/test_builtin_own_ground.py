@@ -669,3 +669,15 @@ def test_lithuanian_recipients_and_light_verbs(claim: str, passage: str, expecte
 ])
 def test_lithuanian_hotel_and_office_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a warranty or discount "galioja" (is valid), "taikoma" (applies) and "suteikiama" (is granted) alike
+    ("Moksleiviams taikoma 20 % nuolaida muziejaus bilietų kainai.",
+     "Moksleiviams suteikiama 20 % nuolaida muziejaus bilietų kainai.", "supported"),
+    ("Garantija galioja ir tada, kai telefonas buvo sušlapęs.", "Garantija netaikoma, jei telefonas buvo sušlapęs.",
+     "contradicted"),
+    ("Dviračiams suteikiama dvejų metų garantija.", "Dviračiams taikome 24 mėnesių garantiją.", "supported"),
+])
+def test_lithuanian_valid_applies_and_granted_are_one_word(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
