@@ -624,7 +624,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "issiunciami": "pristatymas", "issiunciamas": "pristatymas", "siuntimas": "pristatymas",
         "grazinti": "grazinimas", "grazinami": "grazinimas", "grazinama": "grazinimas", "graziname": "grazinimas",
         "grazinimo": "grazinimas", "dirba": "dirba", "veikia": "dirba", "atidaromas": "dirba",
-        "atidaryta": "dirba", "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
+        "atidaryta": "dirba", "atidarytas": "dirba", "atidaryti": "dirba", "atidarytos": "dirba", "atviras": "dirba",
+        "atvira": "dirba", "atviri": "dirba", "atviros": "dirba", "atidaroma": "dirba", "atidaromi": "dirba",
+ "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
         # a pet is an animal on a hotel or transport page ("su augintiniu" = "su gyvūnu")
         "augintinis": "gyvunas", "augintinio": "gyvunas", "augintiniu": "gyvunas", "augintini": "gyvunas",

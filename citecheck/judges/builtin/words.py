@@ -360,7 +360,10 @@ def detect_language(text: str) -> str:
     if _LT_SHARED.search(text):
         return lx.LT
     if _PL_SHARED.search(text):
-        return lx.PL
+        # "ą" and "ę" are Lithuanian letters too ("kiekvieną dieną"): the function words decide
+        words = re.findall(r"[a-ząę]+", text[:2000].lower())
+        lt_hits = sum(map(_LT_MARKERS.__contains__, words))
+        return lx.LT if lt_hits > sum(map(_PL_MARKERS.__contains__, words)) else lx.PL
     words = re.findall(r"[a-z]+", text[:2000].lower())
     hits = {lang: sum(map(markers.__contains__, words)) for lang, markers in _MARKERS.items()}
     best = max(hits, key=lambda lang: hits[lang])

@@ -681,3 +681,15 @@ def test_lithuanian_hotel_and_office_words(claim: str, passage: str, expected: s
 ])
 def test_lithuanian_valid_applies_and_granted_are_one_word(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+def test_lithuanian_with_only_a_and_e_ogonek_is_read_as_lithuanian() -> None:
+    # "ą" and "ę" are Lithuanian letters too: the function words tell the language
+    assert status("Biblioteka dirba kiekvieną dieną nuo 10 val.", "Biblioteka atvira kasdien nuo 9 iki 18 val.") \
+        == "contradicted"
+
+
+def test_lithuanian_open_is_said_many_ways() -> None:
+    # "atviras" / "atidarytas" (open) = "dirba" (works)
+    assert status("Muziejus sekmadieniais nedirba.", "Muziejus atviras sekmadieniais nuo 10 iki 16 val.") \
+        == "contradicted"
