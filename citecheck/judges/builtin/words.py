@@ -191,7 +191,35 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
-    return _merge_number_words(toks) if numbers else toks
+    toks = _merge_number_words(toks) if numbers else toks
+    return _lt_daily(toks) if lang == lx.LT else toks
+
+
+def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
+    """Lithuanian "every day" said as a phrase ("kiekvieną dieną", "kas dieną", "septynias dienas per savaitę",
+    "7 dienas per savaitę") becomes the one word "kasdien" (daily), as the pages also write it."""
+    if not any(tok.text in _LT_DAILY_FIRST for tok in toks):
+        return toks  # the cheap test first
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        n = 0
+        if tok.text in ("kiekviena", "kas") and i + 1 < len(toks) and toks[i + 1].text == "diena":
+            n = 2
+        elif (tok.kind == NUM and tok.value == 7 and i + 3 < len(toks) and toks[i + 1].text == "dienas"
+              and toks[i + 2].text == "per" and toks[i + 3].text in ("savaite", "savaitę")):
+            n = 4
+        if n:
+            out.append(_Tok(W, "kasdien", tok.start, toks[i + n - 1].end))
+            i += n
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7"})
 
 
 # Lithuanian words that begin with "ne" without being a negated word.

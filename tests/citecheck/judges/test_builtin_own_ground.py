@@ -693,3 +693,18 @@ def test_lithuanian_open_is_said_many_ways() -> None:
     # "atviras" / "atidarytas" (open) = "dirba" (works)
     assert status("Muziejus sekmadieniais nedirba.", "Muziejus atviras sekmadieniais nuo 10 iki 16 val.") \
         == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "kiekvieną dieną" / "kas dieną" / "septynias dienas per savaitę" = "kasdien" (daily); working days are not
+    ("Biblioteka dirba kiekvieną dieną nuo 9 val.", "Biblioteka atvira kasdien nuo 9 iki 18 val.", "supported"),
+    ("Biblioteka dirba kiekvieną dieną.", "Biblioteka atvira darbo dienomis nuo 9 iki 18 val.", "unsupported"),
+    ("Baseinas atidarytas kasdien.", "Baseinas atidarytas septynias dienas per savaitę nuo 7 iki 21 val.",
+     "supported"),
+    ("Baseinas atidarytas kasdien.", "Baseinas atidarytas penkias dienas per savaitę nuo 7 iki 21 val.",
+     "unsupported"),
+    ("Baseinas dirba 7 dienas per savaitę.", "Baseinas atidarytas kasdien nuo 7 iki 21 val.", "supported"),
+    ("Atliekos išvežamos kas dieną.", "Atliekos išvežamos kas antrą dieną.", "contradicted"),
+])
+def test_lithuanian_every_day_said_many_ways(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
