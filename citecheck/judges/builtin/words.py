@@ -196,30 +196,50 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
 
 
 def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
-    """Lithuanian "every day" said as a phrase ("kiekvieną dieną", "kas dieną", "septynias dienas per savaitę",
-    "7 dienas per savaitę") becomes the one word "kasdien" (daily), as the pages also write it."""
+    """How often, said the ways Lithuanian pages and chatbots say it, read as one form:
+    "kiekvieną dieną", "kas dieną", "kartą per dieną", "septynias dienas per savaitę" -> "kasdien" (daily);
+    "kartą per savaitę" -> "kas savaitę" (weekly); "kas dvi savaites" -> "kas antrą savaitę" (every other)."""
     if not any(tok.text in _LT_DAILY_FIRST for tok in toks):
         return toks  # the cheap test first
     out: list[_Tok] = []
     i = 0
     while i < len(toks):
         tok = toks[i]
-        n = 0
-        if tok.text in ("kiekviena", "kas") and i + 1 < len(toks) and toks[i + 1].text == "diena":
-            n = 2
-        elif (tok.kind == NUM and tok.value == 7 and i + 3 < len(toks) and toks[i + 1].text == "dienas"
-              and toks[i + 2].text == "per" and toks[i + 3].text in ("savaite", "savaitę")):
-            n = 4
-        if n:
-            out.append(_Tok(W, "kasdien", tok.start, toks[i + n - 1].end))
-            i += n
+        nxt = toks[i + 1].text if i + 1 < len(toks) else ""
+        after = toks[i + 2].text if i + 2 < len(toks) else ""
+        if tok.text in ("kiekviena", "kas") and nxt == "diena":
+            out.append(_Tok(W, "kasdien", tok.start, toks[i + 1].end))
+            i += 2
+            continue
+        if (tok.kind == NUM and tok.value == 7 and nxt == "dienas" and after == "per"
+                and i + 3 < len(toks) and toks[i + 3].text == "savaite"):
+            out.append(_Tok(W, "kasdien", tok.start, toks[i + 3].end))
+            i += 4
+            continue
+        if tok.kind == NUM and tok.text == "karta" and nxt == "per" and after in _LT_EVERY_UNIT:
+            unit = toks[i + 2]
+            if _LT_EVERY_UNIT[after] == "diena":
+                out.append(_Tok(W, "kasdien", tok.start, unit.end))
+            else:
+                out.extend((_Tok(W, "kas", tok.start, toks[i + 1].end), _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
+            i += 3
+            continue
+        if tok.text == "kas" and i + 2 < len(toks) and toks[i + 1].kind == NUM and toks[i + 1].value == 2 \
+                and after in _LT_EVERY_UNIT:
+            unit = toks[i + 2]
+            out.extend((tok, _Tok(W, "antra", toks[i + 1].start, toks[i + 1].end),
+                        _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
+            i += 3
             continue
         out.append(tok)
         i += 1
     return out
 
 
-_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7"})
+_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7", "karta"})
+# The unit after "kas" or "kartą per", in the form "kas" takes ("kas savaitę", "kas mėnesį").
+_LT_EVERY_UNIT = {"diena": "diena", "dienas": "diena", "savaite": "savaite", "savaites": "savaite",
+                  "menesi": "menesi", "menesius": "menesi", "metus": "metus"}
 
 
 # Lithuanian words that begin with "ne" without being a negated word.

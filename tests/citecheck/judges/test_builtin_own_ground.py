@@ -708,3 +708,16 @@ def test_lithuanian_open_is_said_many_ways() -> None:
 ])
 def test_lithuanian_every_day_said_many_ways(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "kas dvi savaites" = "kas antrą savaitę" (every other week); "kartą per savaitę" = "kas savaitę" (weekly)
+    ("Atliekos išvežamos kas dvi savaites.", "Atliekos išvežamos kas antrą savaitę.", "supported"),
+    ("Atliekos išvežamos kas antrą savaitę.", "Atliekos išvežamos kas dvi savaites.", "supported"),
+    ("Atliekos išvežamos kas savaitę.", "Atliekos išvežamos kas dvi savaites.", "contradicted"),
+    ("Atliekos išvežamos kas dvi savaites.", "Atliekos išvežamos kas savaitę.", "contradicted"),
+    ("Atliekos išvežamos kartą per savaitę.", "Atliekos išvežamos kas savaitę.", "supported"),
+    ("Susitikimai vyksta kas mėnesį.", "Susitikimai vyksta kartą per mėnesį.", "supported"),
+])
+def test_lithuanian_how_often_said_many_ways(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
