@@ -297,6 +297,10 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
 LT_PRICE_WORDS = {"kaina", "kainas"}
+# "Unlimited" is a count with no end: "neribotą kartų skaičių" against "du kartus", "lankytis neribotai"
+# against "ne daugiau kaip 12 kartų" (the noun after it, if any, is what is counted).
+LT_UNLIMITED_WORDS = {"neribotas", "neribota", "neriboti", "neribotos", "neriboto", "neribotu", "neribotai",
+                      "neribotam", "neribotus"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 # The part of the day after a Lithuanian "val.": "8 val. ryto" is 8 am, "7 val. vakaro" 7 pm.
@@ -718,7 +722,7 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas"},
     "percent": {"wynosi", "rate"},
-    "count": {"wynosi"},
+    "count": {"wynosi", "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
     "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",

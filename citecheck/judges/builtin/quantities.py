@@ -103,6 +103,8 @@ class _Extractor:
                 consumed = self._free(i)  # asked only of a word that can start "free" ("free of charge", "gratis")
             if not consumed and tok.kind == W and tok.text in lx.LT_INCLUDED_WORDS and self.lang == lx.LT:
                 consumed = self._included(i)
+            if not consumed and tok.kind == W and tok.text in lx.LT_UNLIMITED_WORDS and self.lang == lx.LT:
+                consumed = self._unlimited(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -298,6 +300,15 @@ class _Extractor:
         backward = bool(before) and before[-1] in lx.LT_PRICE_WORDS and "i" in before[:-1]
         return self._add(i, i + 1, "money", "*", 0, 0) if forward or backward else 0
 
+    def _unlimited(self, i: int) -> int:
+        """Lithuanian "neribotas" (unlimited): a count with no end, of the noun after it ("neribotą kartų
+        skaičių") or of nothing named ("lankytis neribotai")."""
+        nxt = self.toks[i + 1] if i + 1 < len(self.toks) else None
+        noun = ""
+        if nxt is not None and nxt.kind == W and nxt.text not in lx.STOPWORDS[self.lang]:
+            noun = _stem(nxt.text, self.lang)
+        return self._add(i, i + 1, "count", noun, UNLIMITED, UNLIMITED)
+
     def _paid(self, i: int) -> int:
         toks = self.toks
         for phrase in _PAID_BY_FIRST[toks[i].text]:
@@ -471,7 +482,7 @@ for _lang, _phrases in lx.BOUND_PHRASES.items():
 
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
-                                 lx.LT_INCLUDED_WORDS)
+                                 lx.LT_INCLUDED_WORDS, lx.LT_UNLIMITED_WORDS)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 
@@ -503,6 +514,7 @@ OTHER = "other"  # the claim's value says more than the passage's (a rate or an 
 # exact one a claim states; a bounded duration ("within 14 days") is how a period is said, and stays.
 EXACT_ONLY_WHEN_UNBOUNDED = frozenset({"money", "percent"})
 PAID = -1.0  # the value of "paid" with no amount (free is 0)
+UNLIMITED = 1e12  # the value of "unlimited": more than any count a page gives, and equal to itself
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:

@@ -721,3 +721,17 @@ def test_lithuanian_every_day_said_many_ways(claim: str, passage: str, expected:
 ])
 def test_lithuanian_how_often_said_many_ways(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "neribotas" (unlimited) is a count with no end: any number of the same thing contradicts it
+    ("Terminą galima pratęsti neribotą kartų skaičių.",
+     "Terminą galima pratęsti du kartus, jei knygos nėra rezervavęs kitas skaitytojas.", "contradicted"),
+    ("Abonementas leidžia lankytis neribotai.", "Abonementas leidžia apsilankyti ne daugiau kaip 12 kartų per mėnesį.",
+     "contradicted"),
+    ("Planas suteikia neribotą pokalbių laiką.", "Planas suteikia 300 pokalbių minučių per mėnesį.", "contradicted"),
+    ("Mėnesio abonementas suteikia teisę lankytis baseine neribotai.",
+     "Mėnesio abonementas kainuoja 55 € ir suteikia teisę lankytis baseine neribotai.", "supported"),
+])
+def test_lithuanian_unlimited_is_a_count_with_no_end(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
