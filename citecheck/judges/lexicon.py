@@ -511,7 +511,11 @@ CONTRAST_GROUPS: list[set[str]] = [
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
-     "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy"},
+     "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy",
+     # Lithuanian delivery destinations: "Lietuvoje 3 €, į Latviją ir Estiją 9 €"
+     "lietuvoje", "lietuva", "lietuvos", "lietuvai", "latvija", "latvijoje", "latvijos", "latvijai", "estija",
+     "estijoje", "estijos", "estijai", "lenkija", "lenkijoje", "lenkijos", "lenkijai", "uzsieni", "uzsienyje",
+     "uzsienio", "uzsieniui", "tarptautinis", "tarptautine", "tarptautinio", "tarptautines"},
     {"arrive", "arrives", "arrival", "depart", "departs", "departure", "leave", "leaves",
      "przyjazd", "przyjezdza", "odjazd", "odjezdza", "wyjazd", "przylot", "wylot"},
     {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie", "registracija", "deregistration"},

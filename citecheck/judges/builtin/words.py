@@ -196,9 +196,10 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
 
 
 def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
-    """How often, said the ways Lithuanian pages and chatbots say it, read as one form:
+    """Phrases Lithuanian pages and chatbots say in several ways, read as one form. How often:
     "kiekvieną dieną", "kas dieną", "kartą per dieną", "septynias dienas per savaitę" -> "kasdien" (daily);
-    "kartą per savaitę" -> "kas savaitę" (weekly); "kas dvi savaites" -> "kas antrą savaitę" (every other)."""
+    "kartą per savaitę" -> "kas savaitę" (weekly); "kas dvi savaites" -> "kas antrą savaitę" (every other).
+    Tax: "be PVM" -> "neto", "su PVM" / "įskaitant PVM" -> "bruto" (a price before or after VAT)."""
     if not any(tok.text in _LT_DAILY_FIRST for tok in toks):
         return toks  # the cheap test first
     out: list[_Tok] = []
@@ -207,6 +208,10 @@ def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
         tok = toks[i]
         nxt = toks[i + 1].text if i + 1 < len(toks) else ""
         after = toks[i + 2].text if i + 2 < len(toks) else ""
+        if nxt == "pvm" and tok.text in _LT_VAT:  # "be PVM" is net, "su PVM" / "įskaitant PVM" gross
+            out.append(_Tok(W, _LT_VAT[tok.text], tok.start, toks[i + 1].end))
+            i += 2
+            continue
         if tok.text in ("kiekviena", "kas") and nxt == "diena":
             out.append(_Tok(W, "kasdien", tok.start, toks[i + 1].end))
             i += 2
@@ -236,7 +241,8 @@ def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7", "karta"})
+_LT_VAT = {"be": "neto", "su": "bruto", "iskaitant": "bruto"}
+_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7", "karta", "pvm"})
 # The unit after "kas" or "kartą per", in the form "kas" takes ("kas savaitę", "kas mėnesį").
 _LT_EVERY_UNIT = {"diena": "diena", "dienas": "diena", "savaite": "savaite", "savaites": "savaite",
                   "menesi": "menesi", "menesius": "menesi", "metus": "metus"}
@@ -426,5 +432,7 @@ _PL_SHARED = re.compile(r"[ąęĄĘ]")
 
 _PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
 _EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
-_LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz"}
+_LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz",
+               # words of Lithuanian shop pages that no English or Polish text uses (for text without "ėįųū")
+               "pvm", "val", "nera", "visos", "visi", "kaina", "kainos", "kainuoja", "nemokamai", "nemokamas"}
 _MARKERS = {lx.EN: _EN_MARKERS, lx.PL: _PL_MARKERS, lx.LT: _LT_MARKERS}

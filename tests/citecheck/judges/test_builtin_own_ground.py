@@ -735,3 +735,21 @@ def test_lithuanian_how_often_said_many_ways(claim: str, passage: str, expected:
 ])
 def test_lithuanian_unlimited_is_a_count_with_no_end(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+DELIVERY_LT = "Pristatymas Lietuvoje kainuoja 3 €, į Latviją ir Estiją – 9 €."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a destination names which price it is: Estonia's price is not Lithuania's
+    ("Pristatymas į Estiją kainuoja 3 €.", DELIVERY_LT, "contradicted"),
+    ("Pristatymas į Estiją kainuoja 9 €.", DELIVERY_LT, "supported"),
+    ("Pristatymas Lietuvoje kainuoja 3 €.", DELIVERY_LT, "supported"),
+    # "be PVM" is net, "su PVM" / "įskaitant PVM" gross; written without "ėįųū", still Lithuanian
+    ("Kaina su PVM yra 24,20 €.", "Kaina be PVM – 20 €, su PVM – 24,20 €.", "supported"),
+    ("Kaina be PVM yra 24,20 €.", "Kaina be PVM – 20 €, su PVM – 24,20 €.", "contradicted"),
+    ("Kainos nurodytos be PVM.", "Visos kainos nurodytos su PVM.", "contradicted"),
+    ("Kainos nurodytos įskaitant PVM.", "Visos kainos nurodytos su PVM.", "supported"),
+])
+def test_lithuanian_destinations_and_vat(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
