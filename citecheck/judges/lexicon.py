@@ -392,6 +392,10 @@ PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten",
 # "północ" / "południe" are also north and south, so only these forms after these words are read.
 PL_CLOCK_WORDS = {"polnocy": 1440, "polnoca": 1440, "poludnia": 720, "poludniem": 720}
 PL_CLOCK_BEFORE = {"do", "od", "o", "przed", "po"}
+# "Unlimited" is a count with no end: "neribotą kartų skaičių" against "du kartus", "lankytis neribotai"
+# against "ne daugiau kaip 12 kartų" (the noun after it, if any, is what is counted).
+LT_UNLIMITED_WORDS = {"neribotas", "neribota", "neriboti", "neribotos", "neriboto", "neribotu", "neribotai",
+                      "neribotam", "neribotus"}
 # Lithuanian "val." after these is a time of day ("nuo 10 iki 19 val.", "atidaromas 6 val."), not hours.
 LT_CLOCK_BEFORE = {"nuo", "iki", "atidaromas", "atidaroma", "atidaromi", "uzdaromas", "uzdaroma", "pries", "po"}
 # The part of the day after a Lithuanian "val.": "8 val. ryto" is 8 am, "7 val. vakaro" 7 pm.
@@ -572,7 +576,7 @@ STOPWORDS: dict[str, set[str]] = {
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
         apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
-        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu""".split()
+        atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
     ),
 }
 # Bound words are read as a quantity's bound ("at least 150 zł" = "od 150 zł"); as content words they
@@ -615,7 +619,11 @@ CONTRAST_GROUPS: list[set[str]] = [
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
-     "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy"},
+     "zagraniczna", "zagraniczny", "zagraniczne", "miedzynarodowa", "miedzynarodowy",
+     # Lithuanian delivery destinations: "Lietuvoje 3 €, į Latviją ir Estiją 9 €"
+     "lietuvoje", "lietuva", "lietuvos", "lietuvai", "latvija", "latvijoje", "latvijos", "latvijai", "estija",
+     "estijoje", "estijos", "estijai", "lenkija", "lenkijoje", "lenkijos", "lenkijai", "uzsieni", "uzsienyje",
+     "uzsienio", "uzsieniui", "tarptautinis", "tarptautine", "tarptautinio", "tarptautines"},
     {"arrive", "arrives", "arrival", "depart", "departs", "departure", "leave", "leaves",
      "przyjazd", "przyjezdza", "odjazd", "odjezdza", "wyjazd", "przylot", "wylot"},
     {"checkin", "check-in", "checkout", "check-out", "zameldowanie", "wymeldowanie", "registracija", "deregistration"},
@@ -768,7 +776,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "issiunciami": "pristatymas", "issiunciamas": "pristatymas", "siuntimas": "pristatymas",
         "grazinti": "grazinimas", "grazinami": "grazinimas", "grazinama": "grazinimas", "graziname": "grazinimas",
         "grazinimo": "grazinimas", "dirba": "dirba", "veikia": "dirba", "atidaromas": "dirba",
-        "atidaryta": "dirba", "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
+        "atidaryta": "dirba", "atidarytas": "dirba", "atidaryti": "dirba", "atidarytos": "dirba", "atviras": "dirba",
+        "atvira": "dirba", "atviri": "dirba", "atviros": "dirba", "atidaroma": "dirba", "atidaromi": "dirba",
+ "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
         # a pet is an animal on a hotel or transport page ("su augintiniu" = "su gyvūnu")
         "augintinis": "gyvunas", "augintinio": "gyvunas", "augintiniu": "gyvunas", "augintini": "gyvunas",
@@ -777,6 +787,12 @@ SYNONYMS: dict[str, dict[str, str]] = {
         # late: "vėliau" (later) and "vėlyvas" (late) check-out, arrival, payment
         "veliau": "velyvas", "velyvo": "velyvas", "velyva": "velyvas", "velyvam": "velyvas", "velyvasis": "velyvas",
         "velyvojo": "velyvas",
+        # a warranty, discount or rule "galioja" (is valid), "taikoma" (applies), "suteikiama" (is granted)
+        "taikoma": "galioja", "taikomas": "galioja", "taikomi": "galioja", "taikomos": "galioja",
+        "suteikiama": "galioja", "suteikiamas": "galioja", "suteikiami": "galioja",
+        "galioti": "galioja", "galios": "galioja", "teikiama": "galioja", "teikiamas": "galioja", "teikiami": "galioja",
+        "teikiamos": "galioja", "suteikiame": "galioja", "suteikia": "galioja", "teikiame": "galioja",
+        "teikia": "galioja", "taikome": "galioja", "taiko": "galioja",
         # household appliances: "buitinė technika" = "buitiniai prietaisai"
         "technika": "prietaisas", "technikai": "prietaisas", "technikos": "prietaisas", "technikoje": "prietaisas",
         # a person: "žmonės" and "asmenys" name the same people on a service page
@@ -916,11 +932,10 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame",
               "opiewa", "opiewajace", "opiewajacy", "opiewajaca"},  # "zamówienie opiewa na 1500 zł"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas",
-                 # a warranty "applies / is granted" for a time ("galioja", is valid, names the validity: not here)
-                 "taikoma", "taikomas", "suteikiama", "suteikiamas", "teikiama", "teikiamas"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
     "percent": {"wynosi", "rate"},
-    "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych"},  # "grupa licząca 25 osób"
+    "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
+              "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else
     "clock": {"open", "opens", "opening", "close", "closes", "closing", "start", "starts", "begin", "begins",

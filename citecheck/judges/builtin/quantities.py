@@ -110,6 +110,8 @@ class _Extractor:
             if not consumed and tok.kind == W and self.lang == lx.PL and (
                     tok.text in lx.PL_ONE_UNIT or (tok.text in lx.PL_ONE_UNIT_WITHIN and self._word(i - 1) == "ciagu")):
                 consumed = self._pl_one_unit(i)
+            if not consumed and tok.kind == W and tok.text in lx.LT_UNLIMITED_WORDS and self.lang == lx.LT:
+                consumed = self._unlimited(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
                 consumed = self._add(i, i + 1, "money", "*", PAID, PAID)
             if not consumed and tok.kind == W and tok.text in _PAID_BY_FIRST:
@@ -360,6 +362,15 @@ class _Extractor:
         backward = bool(before) and before[-1] in lx.LT_PRICE_WORDS and "i" in before[:-1]
         return self._add(i, i + 1, "money", "*", 0, 0) if forward or backward else 0
 
+    def _unlimited(self, i: int) -> int:
+        """Lithuanian "neribotas" (unlimited): a count with no end, of the noun after it ("neribotą kartų
+        skaičių") or of nothing named ("lankytis neribotai")."""
+        nxt = self.toks[i + 1] if i + 1 < len(self.toks) else None
+        noun = ""
+        if nxt is not None and nxt.kind == W and nxt.text not in lx.STOPWORDS[self.lang]:
+            noun = _stem(nxt.text, self.lang)
+        return self._add(i, i + 1, "count", noun, UNLIMITED, UNLIMITED)
+
     def _paid(self, i: int) -> int:
         toks = self.toks
         for phrase in _PAID_BY_FIRST[toks[i].text]:
@@ -597,7 +608,7 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
                                  lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values(), lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT,
-                                 lx.PL_ONE_UNIT_WITHIN)
+                                 lx.PL_ONE_UNIT_WITHIN, lx.LT_UNLIMITED_WORDS)
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 
@@ -629,11 +640,13 @@ OTHER = "other"  # the claim's value says more than the passage's (a rate or an 
 # exact one a claim states; a bounded duration ("within 14 days") is how a period is said, and stays.
 EXACT_ONLY_WHEN_UNBOUNDED = frozenset({"money", "percent"})
 PAID = -1.0  # the value of "paid" with no amount (free is 0)
+UNLIMITED = 1e12  # the value of "unlimited": more than any count a page gives, and equal to itself
 
 
 def _comparable(claim_q: Quantity, passage_q: Quantity) -> bool:
     if claim_q.dim != passage_q.dim:
-        return False
+        # "unlimited" visits against "no more than 12 times a month": no end against a count per month
+        return {claim_q.dim, passage_q.dim} == {"count", "frequency"} and UNLIMITED in (claim_q.hi, passage_q.hi)
     if claim_q.dim == "count":
         return not claim_q.unit or not passage_q.unit or claim_q.unit == passage_q.unit
     if claim_q.dim == "date":

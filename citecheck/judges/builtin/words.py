@@ -196,6 +196,8 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
         toks = _rewrite_phrases(toks, lang)
     if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
         toks = _en_clock_words(toks)
+    if lang == lx.LT:
+        toks = _lt_daily(toks)
     return toks
 
 
@@ -278,6 +280,59 @@ def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
             out.append(tok)
             i += 1
     return out
+
+
+def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
+    """Phrases Lithuanian pages and chatbots say in several ways, read as one form. How often:
+    "kiekvieną dieną", "kas dieną", "kartą per dieną", "septynias dienas per savaitę" -> "kasdien" (daily);
+    "kartą per savaitę" -> "kas savaitę" (weekly); "kas dvi savaites" -> "kas antrą savaitę" (every other).
+    Tax: "be PVM" -> "neto", "su PVM" / "įskaitant PVM" -> "bruto" (a price before or after VAT)."""
+    if not any(tok.text in _LT_DAILY_FIRST for tok in toks):
+        return toks  # the cheap test first
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        nxt = toks[i + 1].text if i + 1 < len(toks) else ""
+        after = toks[i + 2].text if i + 2 < len(toks) else ""
+        if nxt == "pvm" and tok.text in _LT_VAT:  # "be PVM" is net, "su PVM" / "įskaitant PVM" gross
+            out.append(_Tok(W, _LT_VAT[tok.text], tok.start, toks[i + 1].end))
+            i += 2
+            continue
+        if tok.text in ("kiekviena", "kas") and nxt == "diena":
+            out.append(_Tok(W, "kasdien", tok.start, toks[i + 1].end))
+            i += 2
+            continue
+        if (tok.kind == NUM and tok.value == 7 and nxt == "dienas" and after == "per"
+                and i + 3 < len(toks) and toks[i + 3].text == "savaite"):
+            out.append(_Tok(W, "kasdien", tok.start, toks[i + 3].end))
+            i += 4
+            continue
+        if tok.kind == NUM and tok.text == "karta" and nxt == "per" and after in _LT_EVERY_UNIT:
+            unit = toks[i + 2]
+            if _LT_EVERY_UNIT[after] == "diena":
+                out.append(_Tok(W, "kasdien", tok.start, unit.end))
+            else:
+                out.extend((_Tok(W, "kas", tok.start, toks[i + 1].end), _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
+            i += 3
+            continue
+        if tok.text == "kas" and i + 2 < len(toks) and toks[i + 1].kind == NUM and toks[i + 1].value == 2 \
+                and after in _LT_EVERY_UNIT:
+            unit = toks[i + 2]
+            out.extend((tok, _Tok(W, "antra", toks[i + 1].start, toks[i + 1].end),
+                        _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
+            i += 3
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+_LT_VAT = {"be": "neto", "su": "bruto", "iskaitant": "bruto"}
+_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7", "karta", "pvm"})
+# The unit after "kas" or "kartą per", in the form "kas" takes ("kas savaitę", "kas mėnesį").
+_LT_EVERY_UNIT = {"diena": "diena", "dienas": "diena", "savaite": "savaite", "savaites": "savaite",
+                  "menesi": "menesi", "menesius": "menesi", "metus": "metus"}
 
 
 # Lithuanian words that begin with "ne" without being a negated word.
@@ -446,7 +501,10 @@ def detect_language(text: str) -> str:
     if _LT_SHARED.search(text):
         return lx.LT
     if _PL_SHARED.search(text):
-        return lx.PL
+        # "ą" and "ę" are Lithuanian letters too ("kiekvieną dieną"): the function words decide
+        words = re.findall(r"[a-ząę]+", text[:2000].lower())
+        lt_hits = sum(map(_LT_MARKERS.__contains__, words))
+        return lx.LT if lt_hits > sum(map(_PL_MARKERS.__contains__, words)) else lx.PL
     words = re.findall(r"[a-z]+", text[:2000].lower())
     hits = {lang: sum(map(markers.__contains__, words)) for lang, markers in _MARKERS.items()}
     best = max(hits, key=lambda lang: hits[lang])
@@ -461,5 +519,7 @@ _PL_SHARED = re.compile(r"[ąęĄĘ]")
 
 _PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
 _EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
-_LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz"}
+_LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz",
+               # words of Lithuanian shop pages that no English or Polish text uses (for text without "ėįųū")
+               "pvm", "val", "nera", "visos", "visi", "kaina", "kainos", "kainuoja", "nemokamai", "nemokamas"}
 _MARKERS = {lx.EN: _EN_MARKERS, lx.PL: _PL_MARKERS, lx.LT: _LT_MARKERS}

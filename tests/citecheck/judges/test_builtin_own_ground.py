@@ -993,3 +993,87 @@ def test_bounds_after_the_value_or_in_content_words(claim: str, passage: str, ex
 ])
 def test_only_one_way_where_the_passage_says_another(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a warranty or discount "galioja" (is valid), "taikoma" (applies) and "suteikiama" (is granted) alike
+    ("Moksleiviams taikoma 20 % nuolaida muziejaus bilietų kainai.",
+     "Moksleiviams suteikiama 20 % nuolaida muziejaus bilietų kainai.", "supported"),
+    ("Garantija galioja ir tada, kai telefonas buvo sušlapęs.", "Garantija netaikoma, jei telefonas buvo sušlapęs.",
+     "contradicted"),
+    ("Dviračiams suteikiama dvejų metų garantija.", "Dviračiams taikome 24 mėnesių garantiją.", "supported"),
+])
+def test_lithuanian_valid_applies_and_granted_are_one_word(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_with_only_a_and_e_ogonek_is_read_as_lithuanian() -> None:
+    # "ą" and "ę" are Lithuanian letters too: the function words tell the language
+    assert status("Biblioteka dirba kiekvieną dieną nuo 10 val.", "Biblioteka atvira kasdien nuo 9 iki 18 val.") \
+        == "contradicted"
+
+
+def test_lithuanian_open_is_said_many_ways() -> None:
+    # "atviras" / "atidarytas" (open) = "dirba" (works)
+    assert status("Muziejus sekmadieniais nedirba.", "Muziejus atviras sekmadieniais nuo 10 iki 16 val.") \
+        == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "kiekvieną dieną" / "kas dieną" / "septynias dienas per savaitę" = "kasdien" (daily); working days are not
+    ("Biblioteka dirba kiekvieną dieną nuo 9 val.", "Biblioteka atvira kasdien nuo 9 iki 18 val.", "supported"),
+    ("Biblioteka dirba kiekvieną dieną.", "Biblioteka atvira darbo dienomis nuo 9 iki 18 val.", "unsupported"),
+    ("Baseinas atidarytas kasdien.", "Baseinas atidarytas septynias dienas per savaitę nuo 7 iki 21 val.",
+     "supported"),
+    ("Baseinas atidarytas kasdien.", "Baseinas atidarytas penkias dienas per savaitę nuo 7 iki 21 val.",
+     "contradicted"),  # five days a week is not every day
+    ("Baseinas dirba 7 dienas per savaitę.", "Baseinas atidarytas kasdien nuo 7 iki 21 val.", "supported"),
+    ("Atliekos išvežamos kas dieną.", "Atliekos išvežamos kas antrą dieną.", "contradicted"),
+])
+def test_lithuanian_every_day_said_many_ways(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "kas dvi savaites" = "kas antrą savaitę" (every other week); "kartą per savaitę" = "kas savaitę" (weekly)
+    ("Atliekos išvežamos kas dvi savaites.", "Atliekos išvežamos kas antrą savaitę.", "supported"),
+    ("Atliekos išvežamos kas antrą savaitę.", "Atliekos išvežamos kas dvi savaites.", "supported"),
+    ("Atliekos išvežamos kas savaitę.", "Atliekos išvežamos kas dvi savaites.", "contradicted"),
+    ("Atliekos išvežamos kas dvi savaites.", "Atliekos išvežamos kas savaitę.", "contradicted"),
+    ("Atliekos išvežamos kartą per savaitę.", "Atliekos išvežamos kas savaitę.", "supported"),
+    ("Susitikimai vyksta kas mėnesį.", "Susitikimai vyksta kartą per mėnesį.", "supported"),
+])
+def test_lithuanian_how_often_said_many_ways(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "neribotas" (unlimited) is a count with no end: any number of the same thing contradicts it
+    ("Terminą galima pratęsti neribotą kartų skaičių.",
+     "Terminą galima pratęsti du kartus, jei knygos nėra rezervavęs kitas skaitytojas.", "contradicted"),
+    ("Abonementas leidžia lankytis neribotai.", "Abonementas leidžia apsilankyti ne daugiau kaip 12 kartų per mėnesį.",
+     "contradicted"),
+    ("Planas suteikia neribotą pokalbių laiką.", "Planas suteikia 300 pokalbių minučių per mėnesį.", "contradicted"),
+    ("Mėnesio abonementas suteikia teisę lankytis baseine neribotai.",
+     "Mėnesio abonementas kainuoja 55 € ir suteikia teisę lankytis baseine neribotai.", "supported"),
+])
+def test_lithuanian_unlimited_is_a_count_with_no_end(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+DELIVERY_LT = "Pristatymas Lietuvoje kainuoja 3 €, į Latviją ir Estiją – 9 €."
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a destination names which price it is: Estonia's price is not Lithuania's
+    ("Pristatymas į Estiją kainuoja 3 €.", DELIVERY_LT, "contradicted"),
+    ("Pristatymas į Estiją kainuoja 9 €.", DELIVERY_LT, "supported"),
+    ("Pristatymas Lietuvoje kainuoja 3 €.", DELIVERY_LT, "supported"),
+    # "be PVM" is net, "su PVM" / "įskaitant PVM" gross; written without "ėįųū", still Lithuanian
+    ("Kaina su PVM yra 24,20 €.", "Kaina be PVM – 20 €, su PVM – 24,20 €.", "supported"),
+    ("Kaina be PVM yra 24,20 €.", "Kaina be PVM – 20 €, su PVM – 24,20 €.", "contradicted"),
+    ("Kainos nurodytos be PVM.", "Visos kainos nurodytos su PVM.", "contradicted"),
+    ("Kainos nurodytos įskaitant PVM.", "Visos kainos nurodytos su PVM.", "supported"),
+])
+def test_lithuanian_destinations_and_vat(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
