@@ -392,6 +392,11 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
     LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
 }
 
+# Words that open a condition on the rest of their sentence ("bezpłatna, jeśli zdecydujesz się na naprawę"): a
+# price or discount so limited does not back a claim that leaves the condition out. Only Polish so far.
+CONDITION_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("jesli",), ("jezeli",), ("gdy",), ("o", "ile"), ("pod", "warunkiem")],
+}
 # "Free for the first two hours", "przez pierwsze 3 godziny", "pirmas 2 valandas": a price that holds only
 # for a first stretch of time or of items.
 FIRST_WORDS: dict[str, set[str]] = {

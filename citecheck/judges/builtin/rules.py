@@ -106,6 +106,33 @@ def _limit_dropped(q: Quantity, p: Quantity, segment: Segment, claim_words: set[
     return _Fact(UNSTATED, f"the passage gives '{p.text}' only {limit}, which the claim does not state")
 
 
+def _opens_condition(words: Sequence[str], lang: str) -> bool:
+    return any(tuple(words[: len(phrase)]) == phrase for phrase in lx.CONDITION_PHRASES.get(lang, ()))
+
+
+def _condition_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated: _Analysis | None,
+                        lang: str) -> _Fact | None:
+    """"Diagnoza jest bezpłatna" against "Diagnoza jest bezpłatna, jeśli zdecydujesz się na naprawę; w
+    przeciwnym razie 40 zł": the passage's price holds only under a condition said in the segment right before
+    or after it, which the claim does not state (no condition word of its own, under three quarters of the
+    condition's words). Not backed there (unstated: the claim may mean the same case)."""
+    if stated is None or lang not in lx.CONDITION_PHRASES:
+        return None
+    index = passage.segments.index(segment)
+    for other in passage.segments[max(0, index - 1) : index + 2]:
+        if other is segment or other.sentence != segment.sentence:
+            continue
+        if not _opens_condition(passage.words_between(other.start, other.end + 1, other.sentence), lang):
+            continue
+        said = stated.all_words_said()
+        if any(_opens_condition(said[k:], lang) for k in range(len(said))):
+            return None  # the claim states a condition of its own; the words decide whether it is this one
+        if other.own and len(other.own & stated.all_words) / len(other.own) >= 0.75:
+            return None
+        return _Fact(UNSTATED, f"the passage gives '{p.text}' only under a condition the claim does not state")
+    return None
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -160,7 +187,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                 if dropped is not None:
                     return dropped
             if q.dim in _LIMITED_DIMS:
-                limited = _limit_dropped(q, p, segment, claim_words, stated, lang)
+                limited = (_limit_dropped(q, p, segment, claim_words, stated, lang)
+                           or _condition_unstated(p, segment, passage, stated, lang))
                 if limited is not None:
                     return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)

@@ -634,3 +634,17 @@ def test_a_polish_unit_without_a_number_is_one(claim: str, passage: str, expecte
 ])
 def test_polish_every_day_against_the_days_named(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+DIAGNOSIS_PL = ("Diagnoza roweru jest bezpłatna, jeśli zlecisz nam naprawę; w przeciwnym razie pobieramy 50 zł. "
+                "Jeśli zamówisz dwie opony, montaż jest bezpłatny.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a price that holds only under a condition does not back a claim that leaves the condition out
+    ("Diagnoza roweru jest bezpłatna.", "unsupported"),
+    ("Montaż opon jest bezpłatny.", "unsupported"),
+    ("Jeśli klient zleci naprawę, za diagnozę roweru nie płaci.", "supported"),
+])
+def test_a_polish_price_under_a_condition_the_claim_leaves_out_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, DIAGNOSIS_PL) == expected
