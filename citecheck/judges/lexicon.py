@@ -718,10 +718,11 @@ for _lang, _families in _ACT_FAMILIES.items():
 IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "money": {"cost", "costs", "price", "fee", "pay", "charge", "charged", "koszt", "kosztuje", "oplata",
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
-              "opiewa", "opiewajace", "opiewajacy", "opiewajaca"},  # "zamówienie opiewa na 1500 zł"
+              "opiewa", "opiewajace", "opiewajacy", "opiewajaca",  # "zamówienie opiewa na 1500 zł"
+              "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
-    "percent": {"wynosi", "rate"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
+    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja"},  # "rabat 8% obowiązuje przy ..."
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych"},  # "grupa licząca 25 osób"
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
     # "closes at 6 pm": the time of day is the closing time; "closes" names nothing else

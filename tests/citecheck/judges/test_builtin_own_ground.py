@@ -648,3 +648,14 @@ DIAGNOSIS_PL = ("Diagnoza roweru jest bezpłatna, jeśli zlecisz nam naprawę; w
 ])
 def test_a_polish_price_under_a_condition_the_claim_leaves_out_is_not_backed(claim: str, expected: str) -> None:
     assert status(claim, DIAGNOSIS_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "obowiązuje" (applies) names nothing a price, discount or period does not already say
+    ("Zniżka 15% obowiązuje już przy zakupie 3 opon.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 15%.",
+     "contradicted"),
+    ("Rabat 15% obowiązuje przy zakupie co najmniej 4 opon.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 15%.",
+     "supported"),
+])
+def test_polish_applies_is_said_by_the_value(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
