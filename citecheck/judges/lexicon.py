@@ -439,6 +439,10 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
 
+# "Unless X" is "if not X": a segment these words open states X's condition negated ("chyba że produkt jest
+# wadliwy" = "o ile produkt nie jest wadliwy"). Read when a statement is compared, not for a value inside the
+# segment ("chyba że wykupisz rozszerzenie za 2 zł": the extension does cost 2 zł). Only Polish so far.
+UNLESS_WORDS: dict[str, set[str]] = {PL: {"chyba"}}
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},
@@ -465,7 +469,7 @@ STOPWORDS: dict[str, set[str]] = {
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
-        przysluguje przysluguja""".split()
+        przysluguje przysluguja chyba""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie

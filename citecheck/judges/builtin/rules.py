@@ -231,7 +231,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         if rest and rest <= segment.key:
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
-    compatible = _polarity_compatible(pol, segment.polarity)
+    compatible = _polarity_compatible(pol, _as_if_not(segment, passage, lang))
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
             return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
@@ -248,12 +248,49 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 
 
+_NEGATED_MODAL = {"permitted": "prohibited", "prohibited": "permitted", "obligatory": "optional",
+                  "optional": "obligatory"}
+
+
+def _as_if_not(segment: Segment, analysis: _Analysis, lang: str) -> Polarity:
+    """The polarity of a segment that "chyba że" opens, read as "o ile nie": negated."""
+    unless = lx.UNLESS_WORDS.get(lang)
+    if not unless:
+        return segment.polarity
+    first = analysis.words_between(segment.start, segment.end + 1, segment.sentence)[:1]
+    if not first or first[0] not in unless:
+        return segment.polarity
+    pol = segment.polarity
+    modal = _NEGATED_MODAL[pol.modal] if pol.modal else None
+    return Polarity(modal=modal, parity=1 - pol.parity, signal=True, exclusive=pol.exclusive)
+
+
 def _other_day_named(key: set[str], segment: Segment, lang: str) -> bool:
     """"Posiłki na niedzielę są dowożone w niedzielę" against "posiłki na niedzielę przywozimy w sobotę": the
     segment holds the claim's day and names another one the claim does not, so the claim's day may have
     another role there; the words alone do not state the claim."""
     weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
     return bool(key & weekdays) and bool((segment.own & weekdays) - key)
+
+
+def _judge_statements(segments: list[Segment], part_key: set[str], stated: _Analysis, page: _Analysis,
+                      lang: str) -> list[_Fact]:
+    """A part of the claim with no value, judged as one statement; or, when a segment opens a condition with
+    another polarity than the first ("Karnet można zawiesić, jeśli nie zalegasz z opłatami": permitted, then a
+    negated condition), each segment by its own words and polarity, so the negated condition is not taken for
+    a negation of the whole."""
+    polarities = [_as_if_not(s, stated, lang) for s in segments]
+    said = [(s, pol) for s, pol in zip(segments, polarities, strict=True) if s.own]
+    if len(said) > 1 and any(not _polarity_compatible(said[0][1], pol) and _opens_a_condition(s, stated, lang)
+                             for s, pol in said[1:]):
+        return [_judge_statement(s.own, pol, page, lang) for s, pol in said]
+    return [_judge_statement(part_key, _merge_polarity(polarities), page, lang)]
+
+
+def _opens_a_condition(segment: Segment, analysis: _Analysis, lang: str) -> bool:
+    """The segment opens a condition or an "unless" ("jeśli nie ...", "o ile ...", "chyba że ...")."""
+    words = analysis.words_between(segment.start, segment.end + 1, segment.sentence)
+    return _opens_condition(words, lang) or bool(words[:1] and words[0] in lx.UNLESS_WORDS.get(lang, ()))
 
 
 def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _Analysis) -> bool:
@@ -636,7 +673,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 if segment.own and not segment.quantities and before.quantities and before.own:
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
         elif part_key:
-            facts.append(_judge_statement(part_key, part_pol, page, lang))
+            facts.extend(_judge_statements(segments, part_key, stated, page, lang))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
     condition = _condition_dropped(stated, claim_words, passage, page, lang)

@@ -659,3 +659,19 @@ def test_a_polish_price_under_a_condition_the_claim_leaves_out_is_not_backed(cla
 ])
 def test_polish_applies_is_said_by_the_value(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a negated condition in the claim is the condition's polarity, not the whole statement's
+    ("Karnet można zawiesić, jeśli nie zalegasz z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile nie zalegasz z opłatami.", "supported"),
+    ("Karnet można zawiesić, jeśli zalegasz z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile nie zalegasz z opłatami.", "contradicted"),
+    # "chyba że X" is "o ile nie X"
+    ("Opłatę za przesyłkę zwrotną ponosi klient, o ile buty nie są uszkodzone.",
+     "Opłatę za przesyłkę zwrotną ponosi klient, chyba że buty są uszkodzone.", "supported"),
+    ("Opłatę za przesyłkę zwrotną ponosi klient, chyba że buty są uszkodzone.",
+     "Opłatę za przesyłkę zwrotną ponosi klient, jeśli buty nie są uszkodzone.", "supported"),
+])
+def test_polish_negated_conditions_and_unless(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
