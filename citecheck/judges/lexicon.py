@@ -574,6 +574,15 @@ EVERY_DAY_PHRASES: dict[str, list[str]] = {
     PL: ["codziennie", "kazdego dnia", "w kazdy dzien", "przez caly tydzien", "7 dni w tygodniu",
          "siedem dni w tygodniu", "bez dni wolnych", "we wszystkie dni tygodnia"],
 }
+# Frequencies rarer than every day ("dwa razy w tygodniu", "co tydzień", "co drugi dzień"): the number of times a
+# week, read from the count of "razy" before a weekly phrase (7 or more is every day), or 0 for the rest.
+WEEKLY_TIMES_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("razy", "w", "tygodniu"), ("raz", "w", "tygodniu"), ("razy", "na", "tydzien"), ("raz", "na", "tydzien")],
+}
+RARER_THAN_DAILY_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("co", "tydzien"), ("co", "tygodnie"), ("co", "drugi", "dzien"), ("raz", "w", "miesiacu"),
+         ("razy", "w", "miesiacu"), ("co", "miesiac"), ("raz", "w", "roku"), ("razy", "w", "roku")],
+}
 # The days of the week and the days each word names (raw words, stemmed by the judge): "od wtorku do niedzieli"
 # names 2..7; "weekendy" 6 and 7.
 WEEKDAY_NUMBERS: dict[str, dict[str, tuple[int, ...]]] = {

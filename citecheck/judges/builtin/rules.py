@@ -566,6 +566,18 @@ def _days_named(words: Sequence[str], lang: str) -> set[int]:
     return days
 
 
+def _rarer_than_daily(segment: Segment, page: _Analysis, lang: str) -> bool:
+    """The segment says its thing happens less often than every day: "dwa razy w tygodniu" (a count of
+    "razy" under 7, or none: "raz"), "co tydzień", "co drugi dzień", "raz w miesiącu"."""
+    words = page.words_between(segment.start, segment.end + 1, segment.sentence)
+    if _has_phrase(words, lx.RARER_THAN_DAILY_PHRASES.get(lang, ())):
+        return True
+    if not _has_phrase(words, lx.WEEKLY_TIMES_PHRASES.get(lang, ())):
+        return False
+    times = [q.lo for q in segment.quantities if q.dim == "count" and q.unit == _stem("raz", lang)]
+    return not times or max(times) < 7
+
+
 def _every_day_denied(claim: str, stated: _Analysis, claim_words: set[str], page: _Analysis,
                       lang: str) -> _Fact | None:
     """"Muzeum jest otwarte 7 dni w tygodniu" against "W poniedziałki muzeum jest zamknięte" or "otwarte od
@@ -594,6 +606,9 @@ def _every_day_denied(claim: str, stated: _Analysis, claim_words: set[str], page
         elif segment.own & words or segment.own - _IMPLIED[lang]["clock"] <= weekdays:  # "a w soboty w godz. 9–14"
             if pattern.search(" ".join(said)):
                 return None  # the passage says every day too
+            if segment.own & words and _rarer_than_daily(segment, page, lang):
+                return _Fact(CONTRADICTED, "the claim says every day, but the passage says less often",
+                             segment.sentence)
             days = _days_named(page.words_between(segment.start, segment.end + 1, segment.sentence), lang)
             if days and naming is None:
                 naming = segment.sentence

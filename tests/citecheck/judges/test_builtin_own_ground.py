@@ -675,3 +675,13 @@ def test_polish_applies_is_said_by_the_value(claim: str, passage: str, expected:
 ])
 def test_polish_negated_conditions_and_unless(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "every day" against a frequency rarer than daily
+    ("Poradnia przyjmuje pacjentów codziennie.", "Poradnia przyjmuje pacjentów trzy razy w tygodniu.", "contradicted"),
+    ("Odpady są odbierane każdego dnia.", "Odpady odbieramy co tydzień, we wtorki.", "contradicted"),
+    ("Poradnia przyjmuje pacjentów codziennie.", "Poradnia przyjmuje pacjentów 7 razy w tygodniu.", "unsupported"),
+])
+def test_polish_every_day_against_a_rarer_frequency(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
