@@ -469,7 +469,8 @@ STOPWORDS: dict[str, set[str]] = {
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
-        przysluguje przysluguja chyba""".split()
+        przysluguje przysluguja chyba
+        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie

@@ -685,3 +685,14 @@ def test_polish_negated_conditions_and_unless(claim: str, passage: str, expected
 ])
 def test_polish_every_day_against_a_rarer_frequency(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "w każdym" and "w dowolnym" say the same scope; the scope is read from the words as written
+    ("Zeznanie można złożyć w każdym urzędzie skarbowym.", "Zeznanie można złożyć w dowolnym urzędzie skarbowym.",
+     "supported"),
+    ("Kartę można odebrać w każdym oddziale banku.",
+     "Kartę odbiera się w oddziale banku, w którym złożono wniosek.", "unsupported"),
+])
+def test_polish_any_and_every_place_are_one_scope(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
