@@ -566,6 +566,35 @@ def _days_named(words: Sequence[str], lang: str) -> set[int]:
     return days
 
 
+def _day_outside_range(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Sklep jest czynny w niedzielę" against "Sklep jest czynny od poniedziałku do soboty": the passage gives
+    the days of the claim's thing as a range ("od ... do ...") and, in every segment that states that thing,
+    never names the claim's day. Single days named without a range are not read as the whole list."""
+    table = _DAY_OF_STEM.get(lang)
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP]
+    if table is None or not claim_words & weekdays:
+        return None  # the cheap test first: most claims name no day
+    claim_days = _days_named(stated.all_words_said(), lang)
+    words = claim_words - weekdays
+    if not claim_days or not words or any(s.polarity.effective() == 1 for s in stated.segments):
+        return None
+    open_days: set[int] = set()
+    ranged: int | None = None
+    for segment in page.segments:
+        if not words <= segment.key or segment.polarity.effective() == 1:
+            continue
+        if not (segment.own & words or segment.own - _IMPLIED[lang]["clock"] <= weekdays):
+            continue
+        said = page.words_between(segment.start, segment.end + 1, segment.sentence)
+        days = _days_named(said, lang)
+        if len(days) > sum(1 for word in said if _stem(word, lang) in table) and ranged is None:
+            ranged = segment.sentence  # more days than day words: a range
+        open_days |= days
+    if ranged is not None and not claim_days & open_days:
+        return _Fact(CONTRADICTED, "the passage names other days for this", ranged)
+    return None
+
+
 def _rarer_than_daily(segment: Segment, page: _Analysis, lang: str) -> bool:
     """The segment says its thing happens less often than every day: "dwa razy w tygodniu" (a count of
     "razy" under 7, or none: "raz"), "co tydzień", "co drugi dzień", "raz w miesiącu"."""
@@ -707,7 +736,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                    "the claim names the only day for this, but the passage names another too"),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang),
-                 _every_day_denied(claim, stated, claim_words, page, lang)):
+                 _every_day_denied(claim, stated, claim_words, page, lang),
+                 _day_outside_range(stated, claim_words, page, lang)):
         if fact is not None:
             facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]

@@ -696,3 +696,17 @@ def test_polish_every_day_against_a_rarer_frequency(claim: str, passage: str, ex
 ])
 def test_polish_any_and_every_place_are_one_scope(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a day outside the range of days the passage gives for the same thing
+    ("Pływalnia jest czynna w poniedziałki.", "Pływalnia jest czynna od wtorku do niedzieli w godz. 6–22.",
+     "contradicted"),
+    # ... unless another sentence opens it on that day too; single days are not a complete list
+    ("Pływalnia jest czynna w poniedziałki.",
+     "Pływalnia jest czynna od wtorku do niedzieli w godz. 6–22. W poniedziałki pływalnia jest czynna od 14:00.",
+     "supported"),
+    ("Pływalnia jest czynna w poniedziałki.", "Pływalnia jest czynna w soboty do 14:00.", "unsupported"),
+])
+def test_polish_a_day_outside_the_range_the_passage_gives(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
