@@ -439,6 +439,11 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
 
+# Words that open a relative clause ("sprzętu, który został zainstalowany"): the clause belongs to the noun
+# before it, and so does that noun's negation ("Zwrot nie dotyczy sprzętu, który ..."). Only Polish so far.
+RELATIVE_WORDS: dict[str, set[str]] = {
+    PL: {"ktory", "ktora", "ktore", "ktorych", "ktorego", "ktorej", "ktorym", "ktorymi", "ktorzy"},
+}
 # "Unless X" is "if not X": a segment these words open states X's condition negated ("chyba że produkt jest
 # wadliwy" = "o ile produkt nie jest wadliwy"). Read when a statement is compared, not for a value inside the
 # segment ("chyba że wykupisz rozszerzenie za 2 zł": the extension does cost 2 zł). Only Polish so far.

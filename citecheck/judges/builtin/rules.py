@@ -231,7 +231,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
         if rest and rest <= segment.key:
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
-    compatible = _polarity_compatible(pol, _as_if_not(segment, passage, lang))
+    compatible = _polarity_compatible(pol, _statement_polarity(key, segment, passage, lang))
     if coverage >= 0.999:
         if compatible and _denied_alongside(key, pol, segment, passage):
             return _Fact(CONTRADICTED, "the passage denies this in the same sentence", segment.sentence)
@@ -263,6 +263,26 @@ def _as_if_not(segment: Segment, analysis: _Analysis, lang: str) -> Polarity:
     pol = segment.polarity
     modal = _NEGATED_MODAL[pol.modal] if pol.modal else None
     return Polarity(modal=modal, parity=1 - pol.parity, signal=True, exclusive=pol.exclusive)
+
+
+def _statement_polarity(key: set[str], segment: Segment, passage: _Analysis, lang: str) -> Polarity:
+    """The polarity the segment states the claim's words with. A relative clause ("Zwrot nie dotyczy sprzętu,
+    który został zainstalowany i podłączony do wody"), or a segment that continues it, inherits its head's
+    words but not its negation: when the claim's words include the head's own, the head's polarity is the
+    statement's. A segment that "chyba że" opens is read as "o ile nie"."""
+    relative = lx.RELATIVE_WORDS.get(lang)
+    if relative and segment.inh & key:
+        same = [s for s in passage.segments if s.sentence == segment.sentence]
+        index = next((k for k, s in enumerate(same) if s is segment), 0)
+        for k in range(index, 0, -1):  # back to the clause's opening word, through the segments that continue it
+            opening = passage.words_between(same[k].start, same[k].end + 1, same[k].sentence)[:1]
+            if opening and opening[0] in relative:
+                head = same[k - 1]
+                # the noun the clause describes (the head's last word) is the clause's own subject too
+                said = passage.words_between(head.start, head.end + 1, head.sentence)
+                described = {_stem(said[-1], lang)} if said else set()
+                return head.polarity if (head.own - described) & key else segment.polarity
+    return _as_if_not(segment, passage, lang)
 
 
 def _other_day_named(key: set[str], segment: Segment, lang: str) -> bool:

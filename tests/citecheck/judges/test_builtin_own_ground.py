@@ -710,3 +710,16 @@ def test_polish_any_and_every_place_are_one_scope(claim: str, passage: str, expe
 ])
 def test_polish_a_day_outside_the_range_the_passage_gives(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+RETURNS_EXCLUDED_PL = ("Buty kupione w sklepie można zwrócić w ciągu 30 dni. "
+                       "Zwrot nie dotyczy butów, które były noszone na zewnątrz lub zostały zabrudzone.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a relative clause inherits its head's words, and with them its head's negation
+    ("Buty noszone na zewnątrz można zwrócić.", "contradicted"),
+    ("Zwrot nie dotyczy butów noszonych na zewnątrz.", "supported"),
+])
+def test_polish_a_relative_clause_keeps_its_heads_negation(claim: str, expected: str) -> None:
+    assert status(claim, RETURNS_EXCLUDED_PL) == expected
