@@ -496,6 +496,11 @@ RESTRICTION_WORDS: dict[str, set[str]] = {
     LT: {"tik", "isskyrus", "nebent", "isimtis", "jei", "jeigu"},
 }
 
+# Words that open a condition on the rest of their sentence ("bezpłatna, jeśli zdecydujesz się na naprawę"): a
+# price or discount so limited does not back a claim that leaves the condition out. Only Polish so far.
+CONDITION_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("jesli",), ("jezeli",), ("gdy",), ("o", "ile"), ("pod", "warunkiem")],
+}
 # "Free for the first two hours", "przez pierwsze 3 godziny", "pirmas 2 valandas": a price that holds only
 # for a first stretch of time or of items.
 FIRST_WORDS: dict[str, set[str]] = {
@@ -542,6 +547,15 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
 # paid by the customer unless the item arrived damaged" says the customer does not pay for a damaged item.
 UNLESS_WORDS: dict[str, set[str]] = {EN: {"unless"}, PL: set(), LT: set()}
 
+# Words that open a relative clause ("sprzętu, który został zainstalowany"): the clause belongs to the noun
+# before it, and so does that noun's negation ("Zwrot nie dotyczy sprzętu, który ..."). Only Polish so far.
+RELATIVE_WORDS: dict[str, set[str]] = {
+    PL: {"ktory", "ktora", "ktore", "ktorych", "ktorego", "ktorej", "ktorym", "ktorymi", "ktorzy"},
+}
+# "Unless X" is "if not X": a segment these words open states X's condition negated ("chyba że produkt jest
+# wadliwy" = "o ile produkt nie jest wadliwy"). Read when a statement is compared, not for a value inside the
+# segment ("chyba że wykupisz rozszerzenie za 2 zł": the extension does cost 2 zł). Only Polish so far.
+UNLESS_OPENERS: dict[str, set[str]] = {PL: {"chyba"}}
 # Words that open an exception to the rest of their sentence: "returns within 14 days, except swimwear".
 EXCEPTION_WORDS: dict[str, set[str]] = {
     EN: {"except", "excluding", "apart", "unless"},
@@ -568,7 +582,8 @@ STOPWORDS: dict[str, set[str]] = {
         ich jego jej go mu je nim niej mam masz ma mamy macie maja zwykle obecnie prosze kazdy
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
-        przysluguje przysluguja""".split()
+        przysluguje przysluguja chyba
+        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -685,6 +700,15 @@ EVERY_WORDS: dict[str, set[str]] = {
 EVERY_DAY_PHRASES: dict[str, list[str]] = {
     PL: ["codziennie", "kazdego dnia", "w kazdy dzien", "przez caly tydzien", "7 dni w tygodniu",
          "siedem dni w tygodniu", "bez dni wolnych", "we wszystkie dni tygodnia"],
+}
+# Frequencies rarer than every day ("dwa razy w tygodniu", "co tydzień", "co drugi dzień"): the number of times a
+# week, read from the count of "razy" before a weekly phrase (7 or more is every day), or 0 for the rest.
+WEEKLY_TIMES_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("razy", "w", "tygodniu"), ("raz", "w", "tygodniu"), ("razy", "na", "tydzien"), ("raz", "na", "tydzien")],
+}
+RARER_THAN_DAILY_PHRASES: dict[str, list[tuple[str, ...]]] = {
+    PL: [("co", "tydzien"), ("co", "tygodnie"), ("co", "drugi", "dzien"), ("raz", "w", "miesiacu"),
+         ("razy", "w", "miesiacu"), ("co", "miesiac"), ("raz", "w", "roku"), ("razy", "w", "roku")],
 }
 # The days of the week and the days each word names (raw words, stemmed by the judge): "od wtorku do niedzieli"
 # names 2..7; "weekendy" 6 and 7.
@@ -930,10 +954,11 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
               # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
               "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame",
-              "opiewa", "opiewajace", "opiewajacy", "opiewajaca"},  # "zamówienie opiewa na 1500 zł"
+              "opiewa", "opiewajace", "opiewajacy", "opiewajaca",  # "zamówienie opiewa na 1500 zł"
+              "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas"},
-    "percent": {"wynosi", "rate"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
+    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja"},  # "rabat 8% obowiązuje przy ..."
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
               "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

@@ -226,11 +226,12 @@ class _Extractor:
         period = periods.get(word(j))
         if period is None:
             return 0
-        return self._often(i, j + 1, n, n / period)
+        return self._often(i, j + 1, n, n / period, unit="times")
 
-    def _often(self, a: int, b: int, written: float, per_day: float) -> int:
-        """A frequency of ``per_day`` times a day, whose phrase holds the number ``written`` (1 when none)."""
-        return self._add(a, b, "frequency", "day", written, written, factor=per_day / written)
+    def _often(self, a: int, b: int, written: float, per_day: float, unit: str = "day") -> int:
+        """A frequency of ``per_day`` times a day, whose phrase holds the number ``written`` (1 when none);
+        ``unit`` "day" for a pattern ("every day", "seven days a week"), "times" for a count ("7 times a week")."""
+        return self._add(a, b, "frequency", unit, written, written, factor=per_day / written)
 
     def _word(self, k: int) -> str:
         return self.toks[k].text if 0 <= k < len(self.toks) and self.toks[k].kind in (W, SYM) else ""
@@ -682,6 +683,8 @@ def _compare(c: Quantity, p: Quantity) -> str:
     # £40 or a discount of 50%, nor a bare "£12" a price of "£12 per hour"
     if p.bound and not c.bound and (c.dim in EXACT_ONLY_WHEN_UNBOUNDED or p.up_to):
         return OTHER
+    if c.dim == "frequency" and c.unit != p.unit and (c.raw_lo if c.unit == "times" else p.raw_lo) > 1:
+        return OTHER  # "7 times a week" is a count, not "every day": the same rate, not the same statement
     if c.dim == "money" and c.per - p.per:
         # "9,99 zł za każdy produkt" against "9,99 zł za paczkę": the same price for another unit is another price
         return MISMATCH if p.per and not c.per & p.per else OTHER

@@ -109,6 +109,33 @@ def _limit_dropped(q: Quantity, p: Quantity, segment: Segment, claim_words: set[
     return _Fact(UNSTATED, f"the passage gives '{p.text}' only {limit}, which the claim does not state")
 
 
+def _opens_condition(words: Sequence[str], lang: str) -> bool:
+    return any(tuple(words[: len(phrase)]) == phrase for phrase in lx.CONDITION_PHRASES.get(lang, ()))
+
+
+def _condition_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated: _Analysis | None,
+                        lang: str) -> _Fact | None:
+    """"Diagnoza jest bezpłatna" against "Diagnoza jest bezpłatna, jeśli zdecydujesz się na naprawę; w
+    przeciwnym razie 40 zł": the passage's price holds only under a condition said in the segment right before
+    or after it, which the claim does not state (no condition word of its own, under three quarters of the
+    condition's words). Not backed there (unstated: the claim may mean the same case)."""
+    if stated is None or lang not in lx.CONDITION_PHRASES:
+        return None
+    index = passage.segments.index(segment)
+    for other in passage.segments[max(0, index - 1) : index + 2]:
+        if other is segment or other.sentence != segment.sentence:
+            continue
+        if not _opens_condition(passage.words_between(other.start, other.end + 1, other.sentence), lang):
+            continue
+        said = stated.all_words_said()
+        if any(_opens_condition(said[k:], lang) for k in range(len(said))):
+            return None  # the claim states a condition of its own; the words decide whether it is this one
+        if other.own and len(other.own & stated.all_words) / len(other.own) >= 0.75:
+            return None
+        return _Fact(UNSTATED, f"the passage gives '{p.text}' only under a condition the claim does not state")
+    return None
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -166,7 +193,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                 if dropped is not None:
                     return dropped
             if q.dim in _LIMITED_DIMS:
-                limited = _limit_dropped(q, p, segment, claim_words, stated, lang)
+                limited = (_limit_dropped(q, p, segment, claim_words, stated, lang)
+                           or _condition_unstated(p, segment, passage, stated, lang))
                 if limited is not None:
                     return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
@@ -225,13 +253,13 @@ def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polar
         if before.sentence != segment.sentence:
             break
         if before.polarity.signal:
-            if _opens_condition(before, passage):
+            if _segment_opens_condition(before, passage):
                 return segment.polarity  # "If you do not cancel, a fee is charged": the fee is not denied
             return before.polarity if borrowed & before.negated else segment.polarity
     return segment.polarity
 
 
-def _opens_condition(segment: Segment, passage: _Analysis) -> bool:
+def _segment_opens_condition(segment: Segment, passage: _Analysis) -> bool:
     first = next((word for offset, word in passage.words[segment.sentence] if offset >= segment.start), "")
     return first in lx.CONDITION_OPENERS[passage.lang]
 
@@ -287,6 +315,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
     stated_pol = _list_polarity(segment, key, passage)
+    if stated_pol is segment.polarity:
+        stated_pol = _statement_polarity(key, segment, passage, lang)
     unless_said = _unless_said(segment.sentence, key, passage, lang)
     if unless_said:
         stated_pol = _opposite(stated_pol)
@@ -307,12 +337,69 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 
 
+_NEGATED_MODAL = {"permitted": "prohibited", "prohibited": "permitted", "obligatory": "optional",
+                  "optional": "obligatory"}
+
+
+def _as_if_not(segment: Segment, analysis: _Analysis, lang: str) -> Polarity:
+    """The polarity of a segment that "chyba że" opens, read as "o ile nie": negated."""
+    unless = lx.UNLESS_OPENERS.get(lang)
+    if not unless:
+        return segment.polarity
+    first = analysis.words_between(segment.start, segment.end + 1, segment.sentence)[:1]
+    if not first or first[0] not in unless:
+        return segment.polarity
+    pol = segment.polarity
+    modal = _NEGATED_MODAL[pol.modal] if pol.modal else None
+    return Polarity(modal=modal, parity=1 - pol.parity, signal=True, exclusive=pol.exclusive)
+
+
+def _statement_polarity(key: set[str], segment: Segment, passage: _Analysis, lang: str) -> Polarity:
+    """The polarity the segment states the claim's words with. A relative clause ("Zwrot nie dotyczy sprzętu,
+    który został zainstalowany i podłączony do wody"), or a segment that continues it, inherits its head's
+    words but not its negation: when the claim's words include the head's own, the head's polarity is the
+    statement's. A segment that "chyba że" opens is read as "o ile nie"."""
+    relative = lx.RELATIVE_WORDS.get(lang)
+    if relative and segment.inh & key:
+        same = [s for s in passage.segments if s.sentence == segment.sentence]
+        index = next((k for k, s in enumerate(same) if s is segment), 0)
+        for k in range(index, 0, -1):  # back to the clause's opening word, through the segments that continue it
+            opening = passage.words_between(same[k].start, same[k].end + 1, same[k].sentence)[:1]
+            if opening and opening[0] in relative:
+                head = same[k - 1]
+                # the noun the clause describes (the head's last word) is the clause's own subject too
+                said = passage.words_between(head.start, head.end + 1, head.sentence)
+                described = {_stem(said[-1], lang)} if said else set()
+                return head.polarity if (head.own - described) & key else segment.polarity
+    return _as_if_not(segment, passage, lang)
+
+
 def _other_day_named(key: set[str], segment: Segment, lang: str) -> bool:
     """"Posiłki na niedzielę są dowożone w niedzielę" against "posiłki na niedzielę przywozimy w sobotę": the
     segment holds the claim's day and names another one the claim does not, so the claim's day may have
     another role there; the words alone do not state the claim."""
     weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
     return bool(key & weekdays) and bool((segment.own & weekdays) - key)
+
+
+def _judge_statements(segments: list[Segment], part_key: set[str], stated: _Analysis, page: _Analysis,
+                      lang: str) -> list[_Fact]:
+    """A part of the claim with no value, judged as one statement; or, when a segment opens a condition with
+    another polarity than the first ("Karnet można zawiesić, jeśli nie zalegasz z opłatami": permitted, then a
+    negated condition), each segment by its own words and polarity, so the negated condition is not taken for
+    a negation of the whole."""
+    polarities = [_as_if_not(s, stated, lang) for s in segments]
+    said = [(s, pol) for s, pol in zip(segments, polarities, strict=True) if s.own]
+    if len(said) > 1 and any(not _polarity_compatible(said[0][1], pol) and _opens_a_condition(s, stated, lang)
+                             for s, pol in said[1:]):
+        return [_judge_statement(s.own, pol, page, lang) for s, pol in said]
+    return [_judge_statement(part_key, _merge_polarity(polarities), page, lang)]
+
+
+def _opens_a_condition(segment: Segment, analysis: _Analysis, lang: str) -> bool:
+    """The segment opens a condition or an "unless" ("jeśli nie ...", "o ile ...", "chyba że ...")."""
+    words = analysis.words_between(segment.start, segment.end + 1, segment.sentence)
+    return _opens_condition(words, lang) or bool(words[:1] and words[0] in lx.UNLESS_OPENERS.get(lang, ()))
 
 
 def _denied_alongside(key: set[str], pol: Polarity, segment: Segment, passage: _Analysis) -> bool:
@@ -660,6 +747,48 @@ def _days_named(words: Sequence[str], lang: str) -> set[int]:
     return days
 
 
+def _day_outside_range(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Sklep jest czynny w niedzielę" against "Sklep jest czynny od poniedziałku do soboty": the passage gives
+    the days of the claim's thing as a range ("od ... do ...") and, in every segment that states that thing,
+    never names the claim's day. Single days named without a range are not read as the whole list."""
+    table = _DAY_OF_STEM.get(lang)
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP]
+    if table is None or not claim_words & weekdays:
+        return None  # the cheap test first: most claims name no day
+    claim_days = _days_named(stated.all_words_said(), lang)
+    words = claim_words - weekdays
+    if not claim_days or not words or any(s.polarity.effective() == 1 for s in stated.segments):
+        return None
+    open_days: set[int] = set()
+    ranged: int | None = None
+    for segment in page.segments:
+        if not words <= segment.key or segment.polarity.effective() == 1:
+            continue
+        if not (segment.own & words or segment.own - _IMPLIED[lang]["clock"] <= weekdays):
+            continue
+        said = page.words_between(segment.start, segment.end + 1, segment.sentence)
+        days = _days_named(said, lang)
+        if len(days) > sum(1 for word in said if _stem(word, lang) in table) and ranged is None:
+            ranged = segment.sentence  # more days than day words: a range
+        open_days |= days
+    if ranged is not None and not claim_days & open_days:
+        return _Fact(CONTRADICTED, "the passage names other days for this", ranged)
+    return None
+
+
+def _rarer_than_daily(segment: Segment, page: _Analysis, lang: str) -> bool:
+    """The segment says its thing happens less often than every day: "dwa razy w tygodniu" (a count of
+    "razy" under 7, or none: "raz"), "co tydzień", "co drugi dzień", "raz w miesiącu"."""
+    words = page.words_between(segment.start, segment.end + 1, segment.sentence)
+    if _has_phrase(words, lx.RARER_THAN_DAILY_PHRASES.get(lang, ())):
+        return True
+    if not _has_phrase(words, lx.WEEKLY_TIMES_PHRASES.get(lang, ())):
+        return False
+    times = [q.lo for q in segment.quantities if q.dim == "count" and q.unit == _stem("raz", lang)]
+    times += [q.raw_lo for q in segment.quantities if q.dim == "frequency" and q.unit == "times"]  # "7 razy w tygodniu"
+    return not times or max(times) < 7
+
+
 def _every_day_denied(claim: str, stated: _Analysis, claim_words: set[str], page: _Analysis,
                       lang: str) -> _Fact | None:
     """"Muzeum jest otwarte 7 dni w tygodniu" against "W poniedziałki muzeum jest zamknięte" or "otwarte od
@@ -688,6 +817,9 @@ def _every_day_denied(claim: str, stated: _Analysis, claim_words: set[str], page
         elif segment.own & words or segment.own - _IMPLIED[lang]["clock"] <= weekdays:  # "a w soboty w godz. 9–14"
             if pattern.search(" ".join(said)):
                 return None  # the passage says every day too
+            if segment.own & words and _rarer_than_daily(segment, page, lang):
+                return _Fact(CONTRADICTED, "the claim says every day, but the passage says less often",
+                             segment.sentence)
             days = _days_named(page.words_between(segment.start, segment.end + 1, segment.sentence), lang)
             if days and naming is None:
                 naming = segment.sentence
@@ -777,7 +909,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 if segment.own and not segment.quantities and before.quantities and before.own:
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
         elif part_key:
-            facts.append(_judge_statement(part_key, part_pol, page, lang))
+            facts.extend(_judge_statements(segments, part_key, stated, page, lang))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
     condition = _condition_dropped(stated, claim_words, passage, page, lang)
@@ -797,7 +929,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                  _only_claimed_other_stated(stated, claim_words, page, lang),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang),
-                 _every_day_denied(claim, stated, claim_words, page, lang)):
+                 _every_day_denied(claim, stated, claim_words, page, lang),
+                 _day_outside_range(stated, claim_words, page, lang)):
         if fact is not None:
             facts.append(fact)
     contradicted = [f for f in facts if f.outcome == CONTRADICTED]

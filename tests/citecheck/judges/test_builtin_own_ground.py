@@ -1077,3 +1077,92 @@ DELIVERY_LT = "Pristatymas Lietuvoje kainuoja 3 €, į Latviją ir Estiją – 
 ])
 def test_lithuanian_destinations_and_vat(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+DIAGNOSIS_PL = ("Diagnoza roweru jest bezpłatna, jeśli zlecisz nam naprawę; w przeciwnym razie pobieramy 50 zł. "
+                "Jeśli zamówisz dwie opony, montaż jest bezpłatny.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a price that holds only under a condition does not back a claim that leaves the condition out
+    ("Diagnoza roweru jest bezpłatna.", "unsupported"),
+    ("Montaż opon jest bezpłatny.", "unsupported"),
+    ("Jeśli klient zleci naprawę, za diagnozę roweru nie płaci.", "supported"),
+])
+def test_a_polish_price_under_a_condition_the_claim_leaves_out_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, DIAGNOSIS_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "obowiązuje" (applies) names nothing a price, discount or period does not already say
+    ("Zniżka 15% obowiązuje już przy zakupie 3 opon.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 15%.",
+     "contradicted"),
+    ("Rabat 15% obowiązuje przy zakupie co najmniej 4 opon.", "Przy zakupie co najmniej 4 opon udzielamy rabatu 15%.",
+     "supported"),
+])
+def test_polish_applies_is_said_by_the_value(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a negated condition in the claim is the condition's polarity, not the whole statement's
+    ("Karnet można zawiesić, jeśli nie zalegasz z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile nie zalegasz z opłatami.", "supported"),
+    ("Karnet można zawiesić, jeśli zalegasz z opłatami.",
+     "Karnet można zawiesić na czas urlopu, o ile nie zalegasz z opłatami.", "contradicted"),
+    # "chyba że X" is "o ile nie X"
+    ("Opłatę za przesyłkę zwrotną ponosi klient, o ile buty nie są uszkodzone.",
+     "Opłatę za przesyłkę zwrotną ponosi klient, chyba że buty są uszkodzone.", "supported"),
+    ("Opłatę za przesyłkę zwrotną ponosi klient, chyba że buty są uszkodzone.",
+     "Opłatę za przesyłkę zwrotną ponosi klient, jeśli buty nie są uszkodzone.", "supported"),
+])
+def test_polish_negated_conditions_and_unless(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "every day" against a frequency rarer than daily
+    ("Poradnia przyjmuje pacjentów codziennie.", "Poradnia przyjmuje pacjentów trzy razy w tygodniu.", "contradicted"),
+    ("Odpady są odbierane każdego dnia.", "Odpady odbieramy co tydzień, we wtorki.", "contradicted"),
+    ("Poradnia przyjmuje pacjentów codziennie.", "Poradnia przyjmuje pacjentów 7 razy w tygodniu.", "unsupported"),
+])
+def test_polish_every_day_against_a_rarer_frequency(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "w każdym" and "w dowolnym" say the same scope; the scope is read from the words as written
+    ("Zeznanie można złożyć w każdym urzędzie skarbowym.", "Zeznanie można złożyć w dowolnym urzędzie skarbowym.",
+     "supported"),
+    ("Kartę można odebrać w każdym oddziale banku.",
+     "Kartę odbiera się w oddziale banku, w którym złożono wniosek.", "unsupported"),
+])
+def test_polish_any_and_every_place_are_one_scope(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # a day outside the range of days the passage gives for the same thing
+    ("Pływalnia jest czynna w poniedziałki.", "Pływalnia jest czynna od wtorku do niedzieli w godz. 6–22.",
+     "contradicted"),
+    # ... unless another sentence opens it on that day too; single days are not a complete list
+    ("Pływalnia jest czynna w poniedziałki.",
+     "Pływalnia jest czynna od wtorku do niedzieli w godz. 6–22. W poniedziałki pływalnia jest czynna od 14:00.",
+     "supported"),
+    ("Pływalnia jest czynna w poniedziałki.", "Pływalnia jest czynna w soboty do 14:00.", "unsupported"),
+])
+def test_polish_a_day_outside_the_range_the_passage_gives(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+RETURNS_EXCLUDED_PL = ("Buty kupione w sklepie można zwrócić w ciągu 30 dni. "
+                       "Zwrot nie dotyczy butów, które były noszone na zewnątrz lub zostały zabrudzone.")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a relative clause inherits its head's words, and with them its head's negation
+    ("Buty noszone na zewnątrz można zwrócić.", "contradicted"),
+    ("Zwrot nie dotyczy butów noszonych na zewnątrz.", "supported"),
+])
+def test_polish_a_relative_clause_keeps_its_heads_negation(claim: str, expected: str) -> None:
+    assert status(claim, RETURNS_EXCLUDED_PL) == expected
