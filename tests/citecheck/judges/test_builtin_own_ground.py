@@ -753,3 +753,15 @@ DELIVERY_LT = "Pristatymas Lietuvoje kainuoja 3 €, į Latviją ir Estiją – 
 ])
 def test_lithuanian_destinations_and_vat(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "per 30 d." is thirty days and "2–3 d. d." two to three working days; "iki ... 15 d." is a day of the month
+    ("Prekę galima grąžinti per 30 dienų.", "Prekę galima grąžinti per 30 d. nuo jos gavimo.", "supported"),
+    ("Prekę galima grąžinti per 14 dienų.", "Prekę galima grąžinti per 30 d. nuo jos gavimo.", "contradicted"),
+    ("Prekės pristatomos per 2–3 darbo dienas.", "Prekės pristatomos per 2–3 d. d.", "supported"),
+    ("Prekės pristatomos per 5 darbo dienas.", "Prekės pristatomos per 2–3 d. d.", "contradicted"),
+    ("Mokestį reikia sumokėti per 15 dienų.", "Mokestį reikia sumokėti iki kiekvieno mėnesio 15 d.", "unsupported"),
+])
+def test_lithuanian_days_abbreviated(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
