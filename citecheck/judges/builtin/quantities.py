@@ -363,6 +363,20 @@ class _Extractor:
         backward = bool(before) and before[-1] in lx.LT_PRICE_WORDS and "i" in before[:-1]
         return self._add(i, i + 1, "money", "*", 0, 0) if forward or backward else 0
 
+    def _lt_days(self, start: int, k: int, lo: float, hi: float, alts: tuple[float, ...] | None,
+                 bound_at: int) -> int:
+        """Lithuanian "d." for days where it cannot be a day of the month: "per 30 d." (within 30 days) and
+        "2–3 d. d." (darbo dienos, working days); "iki 15 d." (by the 15th) stays a date's day."""
+        toks = self.toks
+        after = k + 2 if k + 1 < len(toks) and toks[k + 1].text == "." else k + 1
+        working = after + 1 < len(toks) and toks[after].text == "d" and toks[after + 1].text == "."
+        if not working and _prev_word(toks, start - 1) != "per":
+            return 0
+        dim, unit, factor = lx.UNITS["diena"]
+        end = after + 2 if working else k + 1
+        return self._add(start, end, dim, "workday" if working else unit, lo, hi, factor=factor, alts=alts,
+                         bound_at=bound_at)
+
     def _unlimited(self, i: int) -> int:
         """Lithuanian "neribotas" (unlimited): a count with no end, of the noun after it ("neribotą kartų
         skaičių") or of nothing named ("lankytis neribotai")."""
@@ -475,6 +489,10 @@ class _Extractor:
                 lo_min, hi_min = _twelve_hour_minutes(lo_min, half), _twelve_hour_minutes(hi_min, half)
                 end = after + 1
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
+        if word == "d" and self.lang == lx.LT and not hyphen:
+            days = self._lt_days(start, k, lo, hi, alts, bound_at)
+            if days:
+                return days
         if word in _POUNDS and not hyphen and (self._says_money() or self._pence_written(i)):
             return self._add(start, k + 1, "money", "GBP", lo, hi, alts=alts, bound_at=bound_at)  # "3.50 pounds"
         if word in lx.UNITS:

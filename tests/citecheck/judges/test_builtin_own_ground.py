@@ -1166,3 +1166,15 @@ RETURNS_EXCLUDED_PL = ("Buty kupione w sklepie można zwrócić w ciągu 30 dni.
 ])
 def test_polish_a_relative_clause_keeps_its_heads_negation(claim: str, expected: str) -> None:
     assert status(claim, RETURNS_EXCLUDED_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "per 30 d." is thirty days and "2–3 d. d." two to three working days; "iki ... 15 d." is a day of the month
+    ("Prekę galima grąžinti per 30 dienų.", "Prekę galima grąžinti per 30 d. nuo jos gavimo.", "supported"),
+    ("Prekę galima grąžinti per 14 dienų.", "Prekę galima grąžinti per 30 d. nuo jos gavimo.", "contradicted"),
+    ("Prekės pristatomos per 2–3 darbo dienas.", "Prekės pristatomos per 2–3 d. d.", "supported"),
+    ("Prekės pristatomos per 5 darbo dienas.", "Prekės pristatomos per 2–3 d. d.", "contradicted"),
+    ("Mokestį reikia sumokėti per 15 dienų.", "Mokestį reikia sumokėti iki kiekvieno mėnesio 15 d.", "unsupported"),
+])
+def test_lithuanian_days_abbreviated(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
