@@ -640,7 +640,14 @@ SYNONYMS[EN].update({
 PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     EN: [
         *[((first, "day"), ("daily",)) for first in ("every", "each")],
-        (("every", "single", "day"), ("daily",)),
+        (("every", "single", "day"), ("daily",)), (("every", "day", "of", "the", "week"), ("daily",)),
+        *[((mon, joiner, fri), ("weekdays",)) for mon in ("monday", "mondays", "mon") for fri in ("friday", "fridays", "fri")
+          for joiner in ("to", "-", "–", "through", "until", "till")],
+        *[((sat, joiner, sun), ("weekends",)) for sat in ("saturday", "saturdays", "sat") for sun in ("sunday", "sundays", "sun")
+          for joiner in ("and", "-", "–", "to")],
+        *[(("every", other, day), ("fortnightly", day)) for other in ("other", "second", "alternate")
+          for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
+        *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
         *[((first, "week"), ("weekly",)) for first in ("every", "each")],
         *[((first, "month"), ("monthly",)) for first in ("every", "each")],

@@ -557,6 +557,13 @@ def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passa
     ("Customers get their money back within 5 days.", "Customers get a refund within 5 days.", "supported"),
     ("The hire desk takes bookings around the clock.", "The hire desk takes bookings at any time.", "supported"),
     ("Seniors pay half price at the cinema.", "Seniors get 50% off at the cinema.", "supported"),
+    ("The helpline is staffed on weekdays.", "The helpline is staffed Monday to Friday.", "supported"),
+    ("The helpline is staffed until 8 pm on weekdays.", "The helpline is staffed from 9 am to 5 pm, Monday to Friday.",
+     "contradicted"),
+    ("Paper is collected fortnightly on Thursdays.", "Paper is collected every other Thursday.", "supported"),
+    ("Paper is collected every Thursday.", "Paper is collected every other Thursday.", "contradicted"),
+    ("Markets happen on Saturdays.", "Markets take place on Saturdays.", "supported"),
+    ("The pharmacy is open every day of the week.", "The pharmacy is open seven days a week.", "supported"),
     ("Seniors pay half price at the cinema.", "Seniors get 30% off at the cinema.", "contradicted"),
 ])
 def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
