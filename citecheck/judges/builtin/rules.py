@@ -152,7 +152,7 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
             stated_pol = _list_polarity(segment, key, passage)
-            if _unless_said(segment.sentence, key, passage, lang, p.start):
+            if stated is not None and _reads_unless(stated, lang) and _unless_said(segment.sentence, key, passage, lang, p.start):
                 stated_pol = _opposite(stated_pol)
             if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
@@ -227,12 +227,17 @@ def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, va
     return bool(key & main) or (value_at is not None and value_at < said[cut][0])
 
 
+def _reads_unless(stated: _Analysis, lang: str) -> bool:
+    """A claim that says "unless" itself states the passage's sentence as it is: no case of it is flipped."""
+    return _UNLESS[lang].isdisjoint(stated.all_words_said())
+
+
 def _opposite(pol: Polarity) -> Polarity:
     modal = _OPPOSITE_MODAL.get(pol.modal) if pol.modal else None
     return Polarity(modal, 1 - pol.parity, True, pol.exclusive)
 
 
-def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
+def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str, *, read_unless: bool = True) -> _Fact:
     best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
         ownish = segment.key
@@ -253,7 +258,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
             return _Fact(CONTRADICTED, "the passage names a different party (or net against gross) for this",
                          segment.sentence)
     stated_pol = _list_polarity(segment, key, passage)
-    unless_said = _unless_said(segment.sentence, key, passage, lang)
+    unless_said = read_unless and _unless_said(segment.sentence, key, passage, lang)
     if unless_said:
         stated_pol = _opposite(stated_pol)
     compatible = _polarity_compatible(pol, stated_pol)
@@ -266,7 +271,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if coverage >= 0.75 and not compatible and (pol.signal or stated_pol.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     whole = None if unless_said else _stated_across_segments(key, pol, passage)
-    if whole is not None and not _unless_said(whole, key, passage, lang):
+    if whole is not None and not (read_unless and _unless_said(whole, key, passage, lang)):
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 
@@ -649,9 +654,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # frames the value or is framed by it
             for before, segment in zip(segments, segments[1:], strict=False):
                 if segment.own and not segment.quantities and before.quantities and before.own:
-                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
+                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang,
+                                                  read_unless=_reads_unless(stated, lang)))
         elif part_key:
-            facts.append(_judge_statement(part_key, part_pol, page, lang))
+            facts.append(_judge_statement(part_key, part_pol, page, lang, read_unless=_reads_unless(stated, lang)))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
     condition = _condition_dropped(stated, claim_words, passage, page, lang)

@@ -611,6 +611,10 @@ def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expecte
      "contradicted"),
     ("The fee is £25 for a dog that is microchipped.", "The fee is £25 unless the dog is microchipped.",
      "contradicted"),
+    # a claim that says "unless" itself states the sentence as it is
+    ("Guests pay for parking unless they book the Family rate.",
+     "Guests pay for parking unless they book the Family rate.", "supported"),
+    ("The fee is £25 unless the dog is microchipped.", "The fee is £25 unless the dog is microchipped.", "supported"),
 ])
 def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
