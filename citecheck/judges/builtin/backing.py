@@ -109,6 +109,8 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
     if (not claim_set.isdisjoint(scope) and span_set.isdisjoint(scope) and span_set.isdisjoint(lx.UNIVERSAL_WORDS[lang])
             and any(w in scope and nxt not in _NOT_SCOPE for w, nxt in zip(claim_words, claim_words[1:] + [""], strict=True))):
         return "the claim says it holds anywhere or for any case, the span does not"
+    if not claim_set.isdisjoint(lx.ONLY_WORDS[lang]) and _only_unstated(said, span_set, lang):
+        return "the claim says this is the only way, day or case, the span does not"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
     if not hedged and not narrowing:
@@ -124,3 +126,26 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
     if narrowing - claim_set:
         return f"the span speaks only of a narrower kind ('{sorted(narrowing - claim_set)[0]}')"
     return None
+
+
+def _only_unstated(said: _Analysis, span_set: set[str], lang: str) -> bool:
+    """The claim's "only" ("tickets are only sold online") is not in the span ("tickets are sold online"), nor
+    an obligation that makes the way the only one ("must be bought online"). An "only" right before a value
+    ("costs only £3") means "just" and asks nothing of the span."""
+    if not span_set.isdisjoint(lx.ONLY_WORDS[lang]) or not span_set.isdisjoint(lx.OBLIGATION[lang]):
+        return False
+    starts = [q.start for segment in said.segments for q in segment.quantities]
+    for sentence in said.words:
+        for k, (offset, word) in enumerate(sentence):
+            if word not in lx.ONLY_WORDS[lang] or any(0 < start - offset <= len(word) + 3 for start in starts):
+                continue
+            before = sentence[k - 1][1] if k else ""
+            after = sentence[k + 1][1] if k + 1 < len(sentence) else ""
+            if before not in _ONLY_NOT_EXCLUSIVE_BEFORE and after not in _ONLY_NOT_EXCLUSIVE_AFTER:
+                return True
+    return False
+
+
+# "the only member who ...", "not only ... but", "only to lose": an "only" that does not make a way exclusive
+_ONLY_NOT_EXCLUSIVE_BEFORE = frozenset({"the", "not", "an", "one", "his", "her", "their", "its", "our", "your"})
+_ONLY_NOT_EXCLUSIVE_AFTER = frozenset({"to"})

@@ -649,3 +649,16 @@ def test_bounds_after_the_value_or_in_content_words(claim: str, passage: str, ex
 ])
 def test_only_one_way_where_the_passage_says_another(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a claim's "only" needs a span that makes the way the only one ---------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Parking permits are only issued online.", "Parking permits are issued online.", "unsupported"),
+    ("Parking permits are only issued online.", "Parking permits are issued online only.", "supported"),
+    ("Parking permits can only be renewed online.", "Parking permits must be renewed online.", "supported"),
+    # "only" before a value means "just"
+    ("A replacement card costs only £5.", "A replacement card costs £5.", "supported"),
+])
+def test_a_claims_only_needs_a_span_that_says_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
