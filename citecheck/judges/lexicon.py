@@ -321,7 +321,8 @@ PROHIBITION: dict[str, set[str]] = {
     LT: {"draudziama", "draudziami", "uzdrausta", "uzdraustas", "draudimas"},
 }
 OPTIONAL: dict[str, set[str]] = {
-    EN: {"optional", "voluntary"},
+    # "booking is recommended": advised, not required
+    EN: {"optional", "voluntary", "recommended", "advised", "advisable", "encouraged"},
     PL: {"opcjonalne", "opcjonalny", "opcjonalna", "dobrowolne", "dobrowolny", "fakultatywne"},
     LT: {"savanoriska", "savanoriskas", "pasirinktinai"},
 }

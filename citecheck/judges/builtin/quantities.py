@@ -104,9 +104,13 @@ class _Extractor:
         at = bound_at if bound_at is not None else a
         bound = self._bound(at)
         post = lx.POST_BOUND_PHRASES[self.lang]
-        if post and bound is None and (self._word(b), self._word(b + 1)) in post:
-            bound = post[(self._word(b), self._word(b + 1))]  # "£75 or more"
-            self.used.update((b, b + 1))
+        if post and bound is None:
+            # "£75 or more"; a count's noun comes first: "two nights or more"
+            for k in (b, b + 1) if dim == "count" else (b,):
+                if (self._word(k), self._word(k + 1)) in post:
+                    bound = post[(self._word(k), self._word(k + 1))]
+                    self.used.update((k, k + 1))
+                    break
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end

@@ -662,3 +662,16 @@ def test_only_one_way_where_the_passage_says_another(claim: str, passage: str, e
 ])
 def test_a_claims_only_needs_a_span_that_says_it(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "recommended" is no obligation; "N nights or more" is a condition ---------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Visitors must book a time slot.", "Booking a time slot is recommended.", "contradicted"),
+    ("Booking a time slot is recommended.", "Booking a time slot is recommended.", "supported"),
+    ("Guests get free breakfast.", "Guests staying three nights or more get free breakfast.", "unsupported"),
+    ("Guests staying three nights or more get free breakfast.",
+     "Guests staying three nights or more get free breakfast.", "supported"),
+])
+def test_advice_is_no_obligation_and_a_count_or_more_is_a_condition(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
