@@ -111,6 +111,10 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
         return "the claim says it holds anywhere or for any case, the span does not"
     if not claim_set.isdisjoint(lx.ONLY_WORDS[lang]) and _only_unstated(said, span_set, lang):
         return "the claim says this is the only way, day or case, the span does not"
+    if claim_set.isdisjoint(lx.ONLY_WORDS[lang]) and not span_set.isdisjoint(lx.ONLY_WORDS[lang]):
+        restriction = _only_restriction(stated, lang) - claim_stems
+        if restriction:
+            return f"the span says this holds only with '{sorted(restriction)[0]}', which the claim does not state"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
     if not hedged and not narrowing:
@@ -134,7 +138,7 @@ def _only_unstated(said: _Analysis, span_set: set[str], lang: str) -> bool:
     ("costs only £3") means "just" and asks nothing of the span."""
     if not span_set.isdisjoint(lx.ONLY_WORDS[lang]) or not span_set.isdisjoint(lx.OBLIGATION[lang]):
         return False
-    starts = [q.start for segment in said.segments for q in segment.quantities]
+    starts = [q.start for segment in said.segments for q in segment.quantities if q.unit != "*"]  # not "only free"
     for sentence in said.words:
         for k, (offset, word) in enumerate(sentence):
             if word not in lx.ONLY_WORDS[lang] or any(0 < start - offset <= len(word) + 3 for start in starts):
@@ -149,3 +153,30 @@ def _only_unstated(said: _Analysis, span_set: set[str], lang: str) -> bool:
 # "the only member who ...", "not only ... but", "only to lose": an "only" that does not make a way exclusive
 _ONLY_NOT_EXCLUSIVE_BEFORE = frozenset({"the", "not", "an", "one", "his", "her", "their", "its", "our", "your"})
 _ONLY_NOT_EXCLUSIVE_AFTER = frozenset({"to"})
+
+
+def _only_restriction(stated: _Analysis, lang: str) -> set[str]:
+    """The content words after an exclusive "only" of the span ("only covered by the Plus plan": cover, plus,
+    plan): the case the span restricts its statement to."""
+    words: set[str] = set()
+    negators = lx.NEGATORS[lang]
+    starts = [q.start for segment in stated.segments for q in segment.quantities if q.unit != "*"]
+    for sentence in stated.words:
+        said = [word for _, word in sentence]
+        for k, (offset, word) in enumerate(sentence):
+            if word not in lx.ONLY_WORDS[lang] or (k and said[k - 1] in _ONLY_NOT_EXCLUSIVE_BEFORE):
+                continue
+            if any(0 < start - offset <= len(word) + 3 for start in starts):
+                continue  # "only 50% or less": "just", before a value
+            if k + 1 < len(said) and said[k + 1] in _ONLY_TIME_AFTER:
+                continue  # "only within 60 days": a time limit, which the quantities compare
+            for w in said[k + 1 :]:
+                if w in negators:
+                    break  # "can only be exchanged, not refunded": what follows is denied, not a restriction
+                stem = _content_stem(w, lang)
+                if stem is not None:
+                    words.add(stem)
+    return words
+
+
+_ONLY_TIME_AFTER = frozenset({"within", "until", "before", "after", "during", "between", "from", "by", "on", "at"})

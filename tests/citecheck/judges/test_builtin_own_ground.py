@@ -675,3 +675,16 @@ def test_a_claims_only_needs_a_span_that_says_it(claim: str, passage: str, expec
 ])
 def test_advice_is_no_obligation_and_a_count_or_more_is_a_condition(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a span that says "only" with a case the claim leaves out does not back it -----------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Screen repairs are free.", "Screen repairs are only free with the Care plan.", "unsupported"),
+    ("Screen repairs are free with the Care plan.", "Screen repairs are only free with the Care plan.", "supported"),
+    # what follows "only ... not" is denied, not a restriction; "only within" is a time limit
+    ("Sale items can be exchanged.", "Sale items can only be exchanged, not refunded.", "supported"),
+    ("Gift wrap can be added for £2.", "Gift wrap can be added for £2, but only within 1 hour of ordering.", "supported"),
+])
+def test_a_span_that_says_only_for_another_case_does_not_back(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
