@@ -105,6 +105,27 @@ def _limit_dropped(q: Quantity, p: Quantity, segment: Segment, claim_words: set[
     return _Fact(UNSTATED, f"the passage gives '{p.text}' only {limit}, which the claim does not state")
 
 
+def _other_value_named(q: Quantity, p: Quantity, segment: Segment, claim_words: set[str], passage: _Analysis,
+                       lang: str) -> _Fact | None:
+    """"Returns are free" against "Returns are free for members; others pay £3.95": the passage's sentence gives
+    another value of the same kind in another segment, so its value holds only for what its own segment adds
+    to the claim's words after the value ("for members"). Not backed by that segment (unstated)."""
+    extra = segment.own - claim_words - _IMPLIED[lang].get(q.dim, frozenset()) - _RATE_STEMS[lang]
+    if not extra:
+        return None  # the cheap test first: the segment says nothing the claim does not
+    # what the value is for is said after it ("free for members"); words before it name the thing priced
+    extra &= _content_words(passage.words_between(p.end, segment.end + 1, segment.sentence), lang)
+    if not extra:
+        return None
+    for other in passage.segments:
+        if other is segment or other.sentence != segment.sentence:
+            continue
+        if any(o.dim == p.dim and _compare(o, p) == MISMATCH for o in other.quantities):
+            return _Fact(UNSTATED, f"the passage gives '{p.text}' only for '{sorted(extra)[0]}', and another value "
+                         "for other cases")
+    return None
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -162,7 +183,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                 if dropped is not None:
                     return dropped
             if q.dim in _LIMITED_DIMS:
-                limited = _limit_dropped(q, p, segment, claim_words, stated, lang)
+                limited = (_limit_dropped(q, p, segment, claim_words, stated, lang)
+                           or _other_value_named(q, p, segment, claim_words, passage, lang))
                 if limited is not None:
                     return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)

@@ -688,3 +688,17 @@ def test_advice_is_no_obligation_and_a_count_or_more_is_a_condition(claim: str, 
 ])
 def test_a_span_that_says_only_for_another_case_does_not_back(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a value the sentence gives for one case, and another value for the rest ------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Alterations are free.", "Alterations are free for loyalty card holders; everyone else pays £8.", "unsupported"),
+    ("Alterations are free for loyalty card holders.",
+     "Alterations are free for loyalty card holders; everyone else pays £8.", "supported"),
+    # the words before the value name the thing priced, not a case of it
+    ("An adult annual pass costs £90.", "Annual passes for the city zoo cost £90 for adults and £45 for children.",
+     "supported"),
+])
+def test_a_value_given_for_one_case_is_not_backed_for_all(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
