@@ -656,6 +656,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("every", other, "week"), ("fortnightly",)) for other in ("other", "second", "alternate")],
         *[(("every", two, "weeks"), ("fortnightly",)) for two in ("two", "2")],
         (("in", "advance"), ("ahead",)), (("preceding",), ("before",)),
+        # "valid for a year", "within a week": one of the unit (after a price, "a month" is its rate, left alone)
+        *[((before, a, unit), (before, "1", unit)) for before in ("for", "within", "than", "about", "after")
+          for a in ("a", "an", "one") for unit in ("hour", "day", "week", "month", "year")],
+        *[((before, "a", "fortnight"), (before, "2", "weeks")) for before in ("for", "within", "than")],
+        (("every", "fortnight"), ("fortnightly",)),
         # "once your order reaches £50" is "when", not one time
         *[(("once", word), ("when", word)) for word in ("you", "your", "the", "we", "it", "they", "our", "their")],
         *[((send, "back"), ("return",)) for send in ("send", "sends", "sent", "sending", "bring", "brings",

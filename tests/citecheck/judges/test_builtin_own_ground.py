@@ -564,6 +564,10 @@ def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passa
     ("Paper is collected every Thursday.", "Paper is collected every other Thursday.", "contradicted"),
     ("Markets happen on Saturdays.", "Markets take place on Saturdays.", "supported"),
     ("The pharmacy is open every day of the week.", "The pharmacy is open seven days a week.", "supported"),
+    ("Gift cards are valid for a year.", "Gift cards are valid for 12 months.", "supported"),
+    ("Gift cards are valid for a year.", "Gift cards are valid for 6 months.", "contradicted"),
+    ("Faults are fixed within a week.", "Faults are fixed within 7 days.", "supported"),
+    ("Glass is collected every fortnight.", "Glass is collected fortnightly.", "supported"),
     ("Seniors pay half price at the cinema.", "Seniors get 30% off at the cinema.", "contradicted"),
 ])
 def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
