@@ -417,6 +417,10 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
 
+# Words that open the condition a statement holds under ("free if the fault is covered by the warranty"): a span
+# with one does not back a claim that leaves the condition out.
+CONDITION_OPENERS: dict[str, set[str]] = {EN: {"if", "provided", "providing"}, PL: set(), LT: set()}
+
 # Words after which the rest of the sentence is the case where its statement does not hold: "Return postage is
 # paid by the customer unless the item arrived damaged" says the customer does not pay for a damaged item.
 UNLESS_WORDS: dict[str, set[str]] = {EN: {"unless"}, PL: set(), LT: set()}

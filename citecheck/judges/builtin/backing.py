@@ -115,6 +115,11 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
         restriction = _only_restriction(stated, lang) - claim_stems
         if restriction:
             return f"the span says this holds only with '{sorted(restriction)[0]}', which the claim does not state"
+    openers = lx.CONDITION_OPENERS[lang]
+    if not span_set.isdisjoint(openers) and claim_set.isdisjoint(openers):
+        condition = _condition_words(said, stated, openers, lang) - claim_stems
+        if condition:
+            return f"the span says this holds only if ... '{sorted(condition)[0]}', which the claim does not state"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
     if not hedged and not narrowing:
@@ -180,3 +185,21 @@ def _only_restriction(stated: _Analysis, lang: str) -> set[str]:
 
 
 _ONLY_TIME_AFTER = frozenset({"within", "until", "before", "after", "during", "between", "from", "by", "on", "at"})
+
+
+def _condition_words(said: _Analysis, stated: _Analysis, openers: set[str], lang: str) -> set[str]:
+    """The content words of the span's conditions: after "if" / "provided" to the end of its segment ("free if
+    the fault is covered by the warranty": fault, cover, warranty; "If you order before 1 pm, ...": order).
+    A condition on another value than the claim's ("£45, or £40 if you pay by direct debit") is not read."""
+    words: set[str] = set()
+    claim_quantities = [q for segment in said.segments for q in segment.quantities]
+    for segment in stated.segments:
+        if segment.quantities and not any(_same(q, p, stated.all_words, lang) for q in claim_quantities
+                                          for p in segment.quantities):
+            continue
+        said = stated.words_between(segment.start, segment.end + 1, segment.sentence)
+        for k, word in enumerate(said):
+            if word in openers:
+                words |= {stem for w in said[k + 1 :] if (stem := _content_stem(w, lang)) is not None}
+                break
+    return words

@@ -706,3 +706,18 @@ def test_a_span_that_says_only_for_another_case_does_not_back(claim: str, passag
 ])
 def test_a_value_given_for_one_case_is_not_backed_for_all(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a span with a condition the claim leaves out does not back it --------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Replacement keys are free.", "Replacement keys are free if the lock was fitted by us.", "unsupported"),
+    ("Replacement keys are free if the lock was fitted by us.",
+     "Replacement keys are free if the lock was fitted by us.", "supported"),
+    # a condition on another value is not the claim's
+    ("The parking permit costs £60 a year.", "The parking permit costs £60 a year, or £50 if you pay by direct debit.",
+     "supported"),
+])
+def test_a_span_with_a_condition_the_claim_leaves_out_does_not_back_it(claim: str, passage: str,
+                                                                        expected: str) -> None:
+    assert status(claim, passage) == expected
