@@ -328,7 +328,7 @@ OPTIONAL: dict[str, set[str]] = {
 }
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
-    EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
+    EN: {"waived", "excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
          "non-refundable", "nonrefundable", "non-returnable", "nonreturnable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny",
@@ -339,7 +339,7 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
-    EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
+    EN: {"waived": "charge", "closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
          "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund",
          "non-returnable": "returnable", "nonreturnable": "returnable"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
@@ -675,6 +675,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("at", "any", "hour", "of", "the", "day"), ("at", "any", "time")), (("at", "any", "hour"), ("at", "any", "time")),
         (("around", "the", "clock"), ("at", "any", "time")), (("round", "the", "clock"), ("at", "any", "time")),
         *[((h, "hours", "a", "day"), ("at", "any", "time")) for h in ("24", "twenty-four")],
+        (("24", "/", "7"), ("at", "any", "time")),
+        (("half", "an", "hour"), ("30", "minutes")), (("quarter", "of", "an", "hour"), ("15", "minutes")),
+        (("an", "hour", "and", "a", "half"), ("90", "minutes")),
         *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
         (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),

@@ -79,6 +79,8 @@ def span_states_claim(claim: str, span: str, lang: str) -> str | None:
     for segment in said.segments:
         for q in segment.quantities:
             claim_values -= {round(q.raw_lo, 6), round(q.raw_hi, 6), round(q.lo, 6), round(q.hi, 6)}
+            if q.dim == "clock":  # "7 am" was checked as 7:00: its hour as written is no number of its own
+                claim_values -= {float(h) for minutes in (q.lo, q.hi) for h in (minutes // 60, (minutes // 60) % 12 or 12)}
     missing = sorted(claim_values - span_values)
     if missing:
         return f"the span does not state the claim's number {missing[0]:g}"

@@ -721,3 +721,20 @@ def test_a_value_given_for_one_case_is_not_backed_for_all(claim: str, passage: s
 def test_a_span_with_a_condition_the_claim_leaves_out_does_not_back_it(claim: str, passage: str,
                                                                         expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "you have 14 days to", "waived", "half an hour", "24/7", "7 am" = "7:00" ---------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("You have 28 days to cancel your order.", "Orders can be cancelled within 28 days.", "supported"),
+    ("You have 14 days to cancel your order.", "Orders can be cancelled within 28 days.", "contradicted"),
+    ("Blue badge holders do not pay the parking fee.", "The parking fee is waived for Blue badge holders.",
+     "supported"),
+    ("Blue badge holders pay the parking fee.", "The parking fee is waived for Blue badge holders.", "contradicted"),
+    ("A consultation lasts 30 minutes.", "A consultation lasts half an hour.", "supported"),
+    ("A consultation lasts 45 minutes.", "A consultation lasts half an hour.", "contradicted"),
+    ("The helpline is open 24/7.", "The helpline is open around the clock.", "supported"),
+    ("The gym opens at 6 am on Saturdays.", "On Saturdays the gym opens at 6:00.", "supported"),
+])
+def test_more_ways_of_saying_the_same_value(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
