@@ -436,13 +436,14 @@ PROHIBITION: dict[str, set[str]] = {
     LT: {"draudziama", "draudziami", "uzdrausta", "uzdraustas", "draudimas"},
 }
 OPTIONAL: dict[str, set[str]] = {
-    EN: {"optional", "voluntary"},
+    # "booking is recommended": advised, not required
+    EN: {"optional", "voluntary", "recommended", "advised", "advisable", "encouraged"},
     PL: {"opcjonalne", "opcjonalny", "opcjonalna", "dobrowolne", "dobrowolny", "fakultatywne"},
     LT: {"savanoriska", "savanoriskas", "pasirinktinai"},
 }
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
-    EN: {"excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
+    EN: {"waived", "excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
          "non-refundable", "nonrefundable", "non-returnable", "nonreturnable", "unable", "shut", "withdrawn", "discontinued", "suspended"},
     PL: {"wylaczone", "wylaczony", "wylaczona", "wylaczeniem", "zamkniete", "zamkniety", "zamknieta",
          "niedostepne", "niedostepny", "niedostepna", "niemozliwe", "niemozliwy", "nieczynne", "nieczynny",
@@ -453,7 +454,7 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {
-    EN: {"closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
+    EN: {"waived": "charge", "closed": "open", "shut": "open", "unavailable": "available", "withdrawn": "available",
          "discontinued": "available", "suspended": "available", "non-refundable": "refund", "nonrefundable": "refund",
          "non-returnable": "returnable", "nonreturnable": "returnable"},
     PL: {"zamkniete": "czynny", "zamkniety": "czynny", "zamknieta": "czynny", "nieczynne": "czynny",
@@ -485,7 +486,7 @@ UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
 }
 # Words that open a condition ("If you do not cancel, a fee of £20 is charged"): what the condition denies is
 # not denied of the sentence's main part.
-CONDITION_OPENERS: dict[str, frozenset[str]] = {
+CONDITION_FIRST_WORDS: dict[str, frozenset[str]] = {
     EN: frozenset({"if", "when", "unless", "once", "provided"}),
     PL: frozenset({"jesli", "jezeli", "gdy", "kiedy", "chyba"}),
     LT: frozenset({"jei", "jeigu", "kai", "kol", "nebent"}),
@@ -542,6 +543,10 @@ ANY_SCOPE_WORDS: dict[str, set[str]] = {
     PL: {"dowolny", "dowolna", "dowolne", "dowolnym", "dowolnej", "dowolnego", "kazdym"},
     LT: {"bet"},  # "bet kuris" / "bet kur"; alone "bet" is "but", so a span's "bet" is enough
 }
+
+# Words that open the condition a statement holds under ("free if the fault is covered by the warranty"): a span
+# with one does not back a claim that leaves the condition out.
+CONDITION_OPENERS: dict[str, set[str]] = {EN: {"if", "provided", "providing"}, PL: set(), LT: set()}
 
 # Words after which the rest of the sentence is the case where its statement does not hold: "Return postage is
 # paid by the customer unless the item arrived damaged" says the customer does not pay for a damaged item.
@@ -856,7 +861,14 @@ SYNONYMS[EN].update({
 PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     EN: [
         *[((first, "day"), ("daily",)) for first in ("every", "each")],
-        (("every", "single", "day"), ("daily",)),
+        (("every", "single", "day"), ("daily",)), (("every", "day", "of", "the", "week"), ("daily",)),
+        *[((mon, joiner, fri), ("weekdays",)) for mon in ("monday", "mondays", "mon") for fri in ("friday", "fridays", "fri")
+          for joiner in ("to", "-", "–", "through", "until", "till")],
+        *[((sat, joiner, sun), ("weekends",)) for sat in ("saturday", "saturdays", "sat") for sun in ("sunday", "sundays", "sun")
+          for joiner in ("and", "-", "–", "to")],
+        *[(("every", other, day), ("fortnightly", day)) for other in ("other", "second", "alternate")
+          for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
+        *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
         *[((first, "week"), ("weekly",)) for first in ("every", "each")],
         *[((first, "month"), ("monthly",)) for first in ("every", "each")],
@@ -864,6 +876,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("every", other, "week"), ("fortnightly",)) for other in ("other", "second", "alternate")],
         *[(("every", two, "weeks"), ("fortnightly",)) for two in ("two", "2")],
         (("in", "advance"), ("ahead",)), (("preceding",), ("before",)),
+        # "valid for a year", "within a week": one of the unit (after a price, "a month" is its rate, left alone)
+        *[((before, a, unit), (before, "1", unit)) for before in ("for", "within", "than", "about", "after")
+          for a in ("a", "an", "one") for unit in ("hour", "day", "week", "month", "year")],
+        *[((before, "a", "fortnight"), (before, "2", "weeks")) for before in ("for", "within", "than")],
+        (("every", "fortnight"), ("fortnightly",)),
         # "once your order reaches £50" is "when", not one time
         *[(("once", word), ("when", word)) for word in ("you", "your", "the", "we", "it", "they", "our", "their")],
         *[((send, "back"), ("return",)) for send in ("send", "sends", "sent", "sending", "bring", "brings",
@@ -874,6 +891,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("at", "any", "hour", "of", "the", "day"), ("at", "any", "time")), (("at", "any", "hour"), ("at", "any", "time")),
         (("around", "the", "clock"), ("at", "any", "time")), (("round", "the", "clock"), ("at", "any", "time")),
         *[((h, "hours", "a", "day"), ("at", "any", "time")) for h in ("24", "twenty-four")],
+        (("24", "/", "7"), ("at", "any", "time")),
+        (("half", "an", "hour"), ("30", "minutes")), (("quarter", "of", "an", "hour"), ("15", "minutes")),
+        (("an", "hour", "and", "a", "half"), ("90", "minutes")),
         *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
         (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),

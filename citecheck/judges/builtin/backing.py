@@ -121,6 +121,17 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
     if (not claim_set.isdisjoint(scope) and span_set.isdisjoint(scope) and span_set.isdisjoint(lx.UNIVERSAL_WORDS[lang])
             and any(w in scope and nxt not in _NOT_SCOPE for w, nxt in zip(claim_words, claim_words[1:] + [""], strict=True))):
         return "the claim says it holds anywhere or for any case, the span does not"
+    if not claim_set.isdisjoint(lx.ONLY_WORDS[lang]) and _only_unstated(said, span_set, lang):
+        return "the claim says this is the only way, day or case, the span does not"
+    if claim_set.isdisjoint(lx.ONLY_WORDS[lang]) and not span_set.isdisjoint(lx.ONLY_WORDS[lang]):
+        restriction = _only_restriction(stated, lang) - claim_stems
+        if restriction:
+            return f"the span says this holds only with '{sorted(restriction)[0]}', which the claim does not state"
+    openers = lx.CONDITION_OPENERS[lang]
+    if not span_set.isdisjoint(openers) and claim_set.isdisjoint(openers):
+        condition = _condition_words(said, stated, openers, lang) - claim_stems
+        if condition:
+            return f"the span says this holds only if ... '{sorted(condition)[0]}', which the claim does not state"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
     if not hedged and not narrowing:
@@ -136,3 +147,73 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
     if narrowing - claim_set:
         return f"the span speaks only of a narrower kind ('{sorted(narrowing - claim_set)[0]}')"
     return None
+
+
+def _only_unstated(said: _Analysis, span_set: set[str], lang: str) -> bool:
+    """The claim's "only" ("tickets are only sold online") is not in the span ("tickets are sold online"), nor
+    an obligation that makes the way the only one ("must be bought online"). An "only" right before a value
+    ("costs only £3") means "just" and asks nothing of the span."""
+    if not span_set.isdisjoint(lx.ONLY_WORDS[lang]) or not span_set.isdisjoint(lx.OBLIGATION[lang]):
+        return False
+    starts = [q.start for segment in said.segments for q in segment.quantities if q.unit != "*"]  # not "only free"
+    for sentence in said.words:
+        for k, (offset, word) in enumerate(sentence):
+            if word not in lx.ONLY_WORDS[lang] or any(0 < start - offset <= len(word) + 3 for start in starts):
+                continue
+            before = sentence[k - 1][1] if k else ""
+            after = sentence[k + 1][1] if k + 1 < len(sentence) else ""
+            if before not in _ONLY_NOT_EXCLUSIVE_BEFORE and after not in _ONLY_NOT_EXCLUSIVE_AFTER:
+                return True
+    return False
+
+
+# "the only member who ...", "not only ... but", "only to lose", "trzeba tylko pokazać" (one just has to show):
+# an "only" that does not make a way exclusive
+_ONLY_NOT_EXCLUSIVE_BEFORE = frozenset({"the", "not", "an", "one", "his", "her", "their", "its", "our", "your",
+                                        "trzeba", "wystarczy", "reikia", "pakanka"})
+_ONLY_NOT_EXCLUSIVE_AFTER = frozenset({"to"})
+
+
+def _only_restriction(stated: _Analysis, lang: str) -> set[str]:
+    """The content words after an exclusive "only" of the span ("only covered by the Plus plan": cover, plus,
+    plan): the case the span restricts its statement to."""
+    words: set[str] = set()
+    negators = lx.NEGATORS[lang]
+    starts = [q.start for segment in stated.segments for q in segment.quantities if q.unit != "*"]
+    for sentence in stated.words:
+        said = [word for _, word in sentence]
+        for k, (offset, word) in enumerate(sentence):
+            if word not in lx.ONLY_WORDS[lang] or (k and said[k - 1] in _ONLY_NOT_EXCLUSIVE_BEFORE):
+                continue
+            if any(0 < start - offset <= len(word) + 3 for start in starts):
+                continue  # "only 50% or less": "just", before a value
+            if k + 1 < len(said) and said[k + 1] in _ONLY_TIME_AFTER:
+                continue  # "only within 60 days": a time limit, which the quantities compare
+            for w in said[k + 1 :]:
+                if w in negators:
+                    break  # "can only be exchanged, not refunded": what follows is denied, not a restriction
+                stem = _content_stem(w, lang)
+                if stem is not None:
+                    words.add(stem)
+    return words
+
+
+_ONLY_TIME_AFTER = frozenset({"within", "until", "before", "after", "during", "between", "from", "by", "on", "at"})
+
+
+def _condition_words(said: _Analysis, stated: _Analysis, openers: set[str], lang: str) -> set[str]:
+    """The content words of the span's conditions: after "if" / "provided" to the end of its segment ("free if
+    the fault is covered by the warranty": fault, cover, warranty; "If you order before 1 pm, ...": order).
+    A condition on another value than the claim's ("£45, or £40 if you pay by direct debit") is not read."""
+    words: set[str] = set()
+    claim_quantities = [q for segment in said.segments for q in segment.quantities]
+    for segment in stated.segments:
+        if segment.quantities and not any(_same(q, p, stated.all_words, lang) for q in claim_quantities
+                                          for p in segment.quantities):
+            continue
+        said = stated.words_between(segment.start, segment.end + 1, segment.sentence)
+        for k, word in enumerate(said):
+            if word in openers:
+                words |= {stem for w in said[k + 1 :] if (stem := _content_stem(w, lang)) is not None}
+                break
+    return words

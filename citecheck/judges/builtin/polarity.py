@@ -85,7 +85,8 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
             signal = True
         elif word in lx.OBLIGATION[lang]:
             if word in {"need", "needs", "have", "has"}:
-                if k + 1 < len(toks) and toks[k + 1].text == "to":
+                # "have to" as written, not "have [14 days] to" with the quantity's tokens left out
+                if k + 1 < len(toks) and toks[k + 1].text == "to" and toks[k + 1].start - tok.end <= 2:
                     obligation = signal = True
             else:
                 obligation = signal = True
@@ -94,7 +95,7 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
                     prohibit_by_negation = True
                 if lang == lx.PL and word in _STRONG_OBLIGATION and k >= 1 and toks[k - 1].text == "nie":
                     prohibit_by_negation = True
-        elif word in ("have", "has") and k + 1 < len(toks) and toks[k + 1].text == "to":
+        elif word in ("have", "has") and k + 1 < len(toks) and toks[k + 1].text == "to" and toks[k + 1].start - tok.end <= 2:
             obligation = signal = True
         elif word in lx.PERMISSION[lang]:
             permission = signal = True

@@ -128,9 +128,13 @@ class _Extractor:
         at = bound_at if bound_at is not None else a
         bound = self._bound(at)
         post = lx.POST_BOUND_PHRASES[self.lang]
-        if post and bound is None and (self._word(b), self._word(b + 1)) in post:
-            bound = post[(self._word(b), self._word(b + 1))]  # "£75 or more"
-            self.used.update((b, b + 1))
+        if post and bound is None:
+            # "£75 or more"; a count's noun comes first: "two nights or more"
+            for k in (b, b + 1) if dim == "count" else (b,):
+                if (self._word(k), self._word(k + 1)) in post:
+                    bound = post[(self._word(k), self._word(k + 1))]
+                    self.used.update((k, k + 1))
+                    break
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end
@@ -193,7 +197,9 @@ class _Extractor:
         if tok.kind == W and tok.text in lx.FREQUENCY_WORDS[lang]:
             after = toks[i + 1] if i + 1 < len(toks) else None
             after_price = any(q.tok_end == i and q.dim == "money" for q in self.quantities)
-            if after_price or (after is not None and after.kind == W and after.text not in lx.STOPWORDS[lang]):
+            attributive = (after is not None and after.kind == W and after.text not in lx.STOPWORDS[lang]
+                           and after.text.removesuffix("s") not in lx.FREQUENCY_WEEKDAYS[lang])  # "fortnightly Thursday"
+            if after_price or attributive:
                 return 0  # "£5 daily" is a price's rate, "a weekly pass" a kind of pass
             return self._often(i, i + 1, 1.0, lx.FREQUENCY_WORDS[lang][tok.text])
         if tok.kind == W and tok.text in lx.FREQUENCY_EVERY[lang]:

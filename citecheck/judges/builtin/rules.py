@@ -136,6 +136,27 @@ def _condition_unstated(p: Quantity, segment: Segment, passage: _Analysis, state
     return None
 
 
+def _other_value_named(q: Quantity, p: Quantity, segment: Segment, claim_words: set[str], passage: _Analysis,
+                       lang: str) -> _Fact | None:
+    """"Returns are free" against "Returns are free for members; others pay £3.95": the passage's sentence gives
+    another value of the same kind in another segment, so its value holds only for what its own segment adds
+    to the claim's words after the value ("for members"). Not backed by that segment (unstated)."""
+    extra = segment.own - claim_words - _IMPLIED[lang].get(q.dim, frozenset()) - _RATE_STEMS[lang]
+    if not extra:
+        return None  # the cheap test first: the segment says nothing the claim does not
+    # what the value is for is said after it ("free for members"); words before it name the thing priced
+    extra &= _content_words(passage.words_between(p.end, segment.end + 1, segment.sentence), lang)
+    if not extra:
+        return None
+    for other in passage.segments:
+        if other is segment or other.sentence != segment.sentence:
+            continue
+        if any(o.dim == p.dim and _compare(o, p) == MISMATCH for o in other.quantities):
+            return _Fact(UNSTATED, f"the passage gives '{p.text}' only for '{sorted(extra)[0]}', and another value "
+                         "for other cases")
+    return None
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -183,7 +204,7 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     for outcome, _coverage, support, segment, p in outcomes:
         if outcome == MATCH and support >= 0.999:
             stated_pol = _list_polarity(segment, key, passage)
-            if _unless_said(segment.sentence, key, passage, lang, p.start):
+            if stated is not None and _reads_unless(stated, lang) and _unless_said(segment.sentence, key, passage, lang, p.start):
                 stated_pol = _opposite(stated_pol)
             if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
@@ -194,7 +215,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
                     return dropped
             if q.dim in _LIMITED_DIMS:
                 limited = (_limit_dropped(q, p, segment, claim_words, stated, lang)
-                           or _condition_unstated(p, segment, passage, stated, lang))
+                           or _condition_unstated(p, segment, passage, stated, lang)
+                           or _other_value_named(q, p, segment, claim_words, passage, lang))
                 if limited is not None:
                     return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)
@@ -261,7 +283,7 @@ def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polar
 
 def _segment_opens_condition(segment: Segment, passage: _Analysis) -> bool:
     first = next((word for offset, word in passage.words[segment.sentence] if offset >= segment.start), "")
-    return first in lx.CONDITION_OPENERS[passage.lang]
+    return first in lx.CONDITION_FIRST_WORDS[passage.lang]
 
 
 _UNLESS = {lang: frozenset(words) for lang, words in lx.UNLESS_WORDS.items()}
@@ -287,12 +309,17 @@ def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, va
     return bool(key & main) or (value_at is not None and value_at < said[cut][0])
 
 
+def _reads_unless(stated: _Analysis, lang: str) -> bool:
+    """A claim that says "unless" itself states the passage's sentence as it is: no case of it is flipped."""
+    return _UNLESS[lang].isdisjoint(stated.all_words_said())
+
+
 def _opposite(pol: Polarity) -> Polarity:
     modal = _OPPOSITE_MODAL.get(pol.modal) if pol.modal else None
     return Polarity(modal, 1 - pol.parity, True, pol.exclusive)
 
 
-def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str) -> _Fact:
+def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str, *, read_unless: bool = True) -> _Fact:
     best: tuple[tuple[float, float, int, int], Segment] | None = None
     for segment in passage.segments:
         ownish = segment.key
@@ -317,7 +344,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     stated_pol = _list_polarity(segment, key, passage)
     if stated_pol is segment.polarity:
         stated_pol = _statement_polarity(key, segment, passage, lang)
-    unless_said = _unless_said(segment.sentence, key, passage, lang)
+    unless_said = read_unless and _unless_said(segment.sentence, key, passage, lang)
     if unless_said:
         stated_pol = _opposite(stated_pol)
     compatible = _polarity_compatible(pol, stated_pol)
@@ -332,7 +359,7 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if coverage >= 0.75 and not compatible and (pol.signal or stated_pol.signal):
         return _Fact(CONTRADICTED, "the passage states this with the opposite negation or modal", segment.sentence)
     whole = None if unless_said else _stated_across_segments(key, pol, passage)
-    if whole is not None and not _unless_said(whole, key, passage, lang):
+    if whole is not None and not (read_unless and _unless_said(whole, key, passage, lang)):
         return _Fact(SUPPORTED, f"the passage states this in one sentence ({words})", whole)
     return _Fact(UNSTATED, "the passage is on the topic but does not state this")
 
@@ -383,7 +410,7 @@ def _other_day_named(key: set[str], segment: Segment, lang: str) -> bool:
 
 
 def _judge_statements(segments: list[Segment], part_key: set[str], stated: _Analysis, page: _Analysis,
-                      lang: str) -> list[_Fact]:
+                      lang: str, *, read_unless: bool = True) -> list[_Fact]:
     """A part of the claim with no value, judged as one statement; or, when a segment opens a condition with
     another polarity than the first ("Karnet można zawiesić, jeśli nie zalegasz z opłatami": permitted, then a
     negated condition), each segment by its own words and polarity, so the negated condition is not taken for
@@ -392,8 +419,8 @@ def _judge_statements(segments: list[Segment], part_key: set[str], stated: _Anal
     said = [(s, pol) for s, pol in zip(segments, polarities, strict=True) if s.own]
     if len(said) > 1 and any(not _polarity_compatible(said[0][1], pol) and _opens_a_condition(s, stated, lang)
                              for s, pol in said[1:]):
-        return [_judge_statement(s.own, pol, page, lang) for s, pol in said]
-    return [_judge_statement(part_key, _merge_polarity(polarities), page, lang)]
+        return [_judge_statement(s.own, pol, page, lang, read_unless=read_unless) for s, pol in said]
+    return [_judge_statement(part_key, _merge_polarity(polarities), page, lang, read_unless=read_unless)]
 
 
 def _opens_a_condition(segment: Segment, analysis: _Analysis, lang: str) -> bool:
@@ -907,9 +934,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # frames the value or is framed by it
             for before, segment in zip(segments, segments[1:], strict=False):
                 if segment.own and not segment.quantities and before.quantities and before.own:
-                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang))
+                    facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang,
+                                                  read_unless=_reads_unless(stated, lang)))
         elif part_key:
-            facts.extend(_judge_statements(segments, part_key, stated, page, lang))
+            facts.extend(_judge_statements(segments, part_key, stated, page, lang, read_unless=_reads_unless(stated, lang)))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
     condition = _condition_dropped(stated, claim_words, passage, page, lang)

@@ -912,6 +912,17 @@ def test_a_claim_for_all_drops_the_exception_the_passage_names(claim: str, passa
     ("Customers get their money back within 5 days.", "Customers get a refund within 5 days.", "supported"),
     ("The hire desk takes bookings around the clock.", "The hire desk takes bookings at any time.", "supported"),
     ("Seniors pay half price at the cinema.", "Seniors get 50% off at the cinema.", "supported"),
+    ("The helpline is staffed on weekdays.", "The helpline is staffed Monday to Friday.", "supported"),
+    ("The helpline is staffed until 8 pm on weekdays.", "The helpline is staffed from 9 am to 5 pm, Monday to Friday.",
+     "contradicted"),
+    ("Paper is collected fortnightly on Thursdays.", "Paper is collected every other Thursday.", "supported"),
+    ("Paper is collected every Thursday.", "Paper is collected every other Thursday.", "contradicted"),
+    ("Markets happen on Saturdays.", "Markets take place on Saturdays.", "supported"),
+    ("The pharmacy is open every day of the week.", "The pharmacy is open seven days a week.", "supported"),
+    ("Gift cards are valid for a year.", "Gift cards are valid for 12 months.", "supported"),
+    ("Gift cards are valid for a year.", "Gift cards are valid for 6 months.", "contradicted"),
+    ("Faults are fixed within a week.", "Faults are fixed within 7 days.", "supported"),
+    ("Glass is collected every fortnight.", "Glass is collected fortnightly.", "supported"),
     ("Seniors pay half price at the cinema.", "Seniors get 30% off at the cinema.", "contradicted"),
 ])
 def test_the_domains_other_words_say_the_same_thing(claim: str, passage: str, expected: str) -> None:
@@ -959,6 +970,10 @@ def test_times_of_day_in_words_are_clock_times(claim: str, passage: str, expecte
      "contradicted"),
     ("The fee is £25 for a dog that is microchipped.", "The fee is £25 unless the dog is microchipped.",
      "contradicted"),
+    # a claim that says "unless" itself states the sentence as it is
+    ("Guests pay for parking unless they book the Family rate.",
+     "Guests pay for parking unless they book the Family rate.", "supported"),
+    ("The fee is £25 unless the dog is microchipped.", "The fee is £25 unless the dog is microchipped.", "supported"),
 ])
 def test_unless_states_the_opposite_for_the_case_it_names(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
@@ -1177,4 +1192,89 @@ def test_polish_a_relative_clause_keeps_its_heads_negation(claim: str, expected:
     ("Mokestį reikia sumokėti per 15 dienų.", "Mokestį reikia sumokėti iki kiekvieno mėnesio 15 d.", "unsupported"),
 ])
 def test_lithuanian_days_abbreviated(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: a claim's "only" needs a span that makes the way the only one ---------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Parking permits are only issued online.", "Parking permits are issued online.", "unsupported"),
+    ("Parking permits are only issued online.", "Parking permits are issued online only.", "supported"),
+    ("Parking permits can only be renewed online.", "Parking permits must be renewed online.", "supported"),
+    # "only" before a value means "just"
+    ("A replacement card costs only £5.", "A replacement card costs £5.", "supported"),
+])
+def test_a_claims_only_needs_a_span_that_says_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: "recommended" is no obligation; "N nights or more" is a condition ---------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Visitors must book a time slot.", "Booking a time slot is recommended.", "contradicted"),
+    ("Booking a time slot is recommended.", "Booking a time slot is recommended.", "supported"),
+    ("Guests get free breakfast.", "Guests staying three nights or more get free breakfast.", "unsupported"),
+    ("Guests staying three nights or more get free breakfast.",
+     "Guests staying three nights or more get free breakfast.", "supported"),
+])
+def test_advice_is_no_obligation_and_a_count_or_more_is_a_condition(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: a span that says "only" with a case the claim leaves out does not back it -----------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Screen repairs are free.", "Screen repairs are only free with the Care plan.", "unsupported"),
+    ("Screen repairs are free with the Care plan.", "Screen repairs are only free with the Care plan.", "supported"),
+    # what follows "only ... not" is denied, not a restriction; "only within" is a time limit
+    ("Sale items can be exchanged.", "Sale items can only be exchanged, not refunded.", "supported"),
+    ("Gift wrap can be added for £2.", "Gift wrap can be added for £2, but only within 1 hour of ordering.", "supported"),
+])
+def test_a_span_that_says_only_for_another_case_does_not_back(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: a value the sentence gives for one case, and another value for the rest ------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Alterations are free.", "Alterations are free for loyalty card holders; everyone else pays £8.", "unsupported"),
+    ("Alterations are free for loyalty card holders.",
+     "Alterations are free for loyalty card holders; everyone else pays £8.", "supported"),
+    # the words before the value name the thing priced, not a case of it
+    ("An adult annual pass costs £90.", "Annual passes for the city zoo cost £90 for adults and £45 for children.",
+     "supported"),
+])
+def test_a_value_given_for_one_case_is_not_backed_for_all(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: a span with a condition the claim leaves out does not back it --------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Replacement keys are free.", "Replacement keys are free if the lock was fitted by us.", "unsupported"),
+    ("Replacement keys are free if the lock was fitted by us.",
+     "Replacement keys are free if the lock was fitted by us.", "supported"),
+    # a condition on another value is not the claim's
+    ("The parking permit costs £60 a year.", "The parking permit costs £60 a year, or £50 if you pay by direct debit.",
+     "supported"),
+])
+def test_a_span_with_a_condition_the_claim_leaves_out_does_not_back_it(claim: str, passage: str,
+                                                                        expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- English: "you have 14 days to", "waived", "half an hour", "24/7", "7 am" = "7:00" ---------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("You have 28 days to cancel your order.", "Orders can be cancelled within 28 days.", "supported"),
+    ("You have 14 days to cancel your order.", "Orders can be cancelled within 28 days.", "contradicted"),
+    ("Blue badge holders do not pay the parking fee.", "The parking fee is waived for Blue badge holders.",
+     "supported"),
+    ("Blue badge holders pay the parking fee.", "The parking fee is waived for Blue badge holders.", "contradicted"),
+    ("A consultation lasts 30 minutes.", "A consultation lasts half an hour.", "supported"),
+    ("A consultation lasts 45 minutes.", "A consultation lasts half an hour.", "contradicted"),
+    ("The helpline is open 24/7.", "The helpline is open around the clock.", "supported"),
+    ("The gym opens at 6 am on Saturdays.", "On Saturdays the gym opens at 6:00.", "supported"),
+])
+def test_more_ways_of_saying_the_same_value(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
