@@ -723,3 +723,15 @@ RETURNS_EXCLUDED_PL = ("Buty kupione w sklepie można zwrócić w ciągu 30 dni.
 ])
 def test_polish_a_relative_clause_keeps_its_heads_negation(claim: str, expected: str) -> None:
     assert status(claim, RETURNS_EXCLUDED_PL) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a price "only for" some case does not back the price said of all
+    ("Zwrot jest bezpłatny.", "unsupported"),
+    ("Dla członków klubu zwrot jest bezpłatny.", "supported"),
+])
+def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, "Zwrot jest bezpłatny tylko dla członków klubu.") == expected
+    # the same free price said with "nie płacisz": the rules leave it unstated (the combiner, which reads
+    # the "nie" as a negation, may call it contradicted), never backed
+    assert status("Za zwrot nie płacisz.", "Zwrot jest bezpłatny tylko dla członków klubu.") != "supported"
