@@ -10,7 +10,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck.judges import lexicon as lx
-from citecheck.judges.builtin.analysis import Segment, _analyse_claim, _analyse_passage, _Analysis, _content_words
+from citecheck.judges.builtin.analysis import (
+    Segment,
+    _analyse_claim,
+    _analyse_passage,
+    _Analysis,
+    _content_stem,
+    _content_words,
+)
 from citecheck.judges.builtin.polarity import Polarity, _merge_polarity, _polarity_compatible
 from citecheck.judges.builtin.quantities import MATCH, MISMATCH, OTHER, WITHIN, Quantity, _comparable, _compare, rate_named
 from citecheck.judges.builtin.words import _GROUP_WORDS, _GROUPS, _IMPLIED, W, _fold, _stem, _tokenize
@@ -157,6 +164,24 @@ def _other_value_named(q: Quantity, p: Quantity, segment: Segment, claim_words: 
     return None
 
 
+def _only_for_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated: _Analysis | None,
+                       lang: str) -> _Fact | None:
+    """"Zwrot jest bezpłatny" against "Zwrot jest bezpłatny tylko dla członków klubu" ("free only for members"):
+    the passage's price or discount holds only for what follows its "only", none of whose words the claim
+    says. Not backed there (unstated); a claim with an "only" of its own is left to the other rules."""
+    if stated is None:
+        return None
+    only = lx.ONLY_WORDS[lang]
+    words = passage.words_between(segment.start, segment.end + 1, segment.sentence)
+    at = next((k for k, word in enumerate(words) if word in only), None)
+    if at is None or not only.isdisjoint(stated.all_words_said()):
+        return None
+    named = {stem for word in words[at + 1 :] if (stem := _content_stem(word, lang)) is not None}
+    if named and not named & stated.all_words:
+        return _Fact(UNSTATED, f"the passage gives '{p.text}' only for a case the claim does not state")
+    return None
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -216,7 +241,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             if q.dim in _LIMITED_DIMS:
                 limited = (_limit_dropped(q, p, segment, claim_words, stated, lang)
                            or _condition_unstated(p, segment, passage, stated, lang)
-                           or _other_value_named(q, p, segment, claim_words, passage, lang))
+                           or _other_value_named(q, p, segment, claim_words, passage, lang)
+                           or _only_for_unstated(p, segment, passage, stated, lang))
                 if limited is not None:
                     return limited
             return _Fact(SUPPORTED, f"'{label}' matches the passage's '{p.text}'", segment.sentence)

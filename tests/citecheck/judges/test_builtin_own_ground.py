@@ -1278,3 +1278,15 @@ def test_a_span_with_a_condition_the_claim_leaves_out_does_not_back_it(claim: st
 ])
 def test_more_ways_of_saying_the_same_value(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a price "only for" some case does not back the price said of all
+    ("Zwrot jest bezpłatny.", "unsupported"),
+    ("Dla członków klubu zwrot jest bezpłatny.", "supported"),
+])
+def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, expected: str) -> None:
+    assert status(claim, "Zwrot jest bezpłatny tylko dla członków klubu.") == expected
+    # the same free price said with "nie płacisz": the rules leave it unstated (the combiner, which reads
+    # the "nie" as a negation, may call it contradicted), never backed
+    assert status("Za zwrot nie płacisz.", "Zwrot jest bezpłatny tylko dla członków klubu.") != "supported"
