@@ -738,3 +738,15 @@ def test_a_span_with_a_condition_the_claim_leaves_out_does_not_back_it(claim: st
 ])
 def test_more_ways_of_saying_the_same_value(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a count counts its noun, past an adjective before it ----------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Visitors may bring two chairs.", "Visitors may bring two folding chairs.", "supported"),
+    ("Visitors may bring three chairs.", "Visitors may bring two folding chairs.", "contradicted"),
+    ("One voucher can be used per order.", "One discount voucher can be used per order.", "supported"),
+    ("Two vouchers can be used per order.", "One discount voucher can be used per order.", "contradicted"),
+])
+def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
