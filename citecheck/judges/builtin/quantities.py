@@ -527,7 +527,7 @@ class _Extractor:
             return 0
         noun = ""
         if word and toks[k].kind == W and word not in lx.STOPWORDS[self.lang] and word not in lx.NEGATORS[self.lang]:
-            noun = _stem(word, self.lang)
+            noun = _stem(self._en_count_noun(k, lo) if self.lang == lx.EN and not hyphen else word, self.lang)
         elif toks[i].text in lx.TIMES_WORDS:
             noun = "times"
         end = k + 1 if (noun and hyphen) else j
@@ -576,6 +576,24 @@ class _Extractor:
         words = {tok.text for tok in self.toks if tok.kind in (W, SYM)}
         return bool(words & lx.POUND_MONEY_WORDS) and not words & lx.POUND_MASS_WORDS
 
+    def _en_count_noun(self, k: int, value: float) -> str:
+        """The noun an English count counts, past an adjective before it: of more than one, the first plural of the
+        next three content words ("five bulky items", "five large items" and "three items cost" all count
+        items; "two adults pay", adults); of one, the second word unless it ends in "s" like a verb ("one
+        discount code", code; "one child travels", child)."""
+        toks = self.toks
+        run: list[str] = []
+        for j in range(k, min(k + 3, len(toks))):
+            tok = toks[j]
+            if tok.kind != W or j in self.used or tok.text in lx.STOPWORDS[lx.EN] or tok.text in _EN_NOT_NOUNS:
+                break
+            run.append(tok.text)
+        if not run:
+            return toks[k].text
+        if value != 1:
+            return next((w for w in run if w.endswith("s") and not w.endswith("ss")), run[0])
+        return run[1] if len(run) > 1 and not run[1].endswith("s") else run[0]
+
     def _pence_written(self, i: int) -> bool:
         """"4.50 pounds": an amount with two decimals is pounds and pence, unless the sentence speaks of weight."""
         raw = self.toks[i].text
@@ -610,6 +628,8 @@ _CLOCK_LIST_JOINERS = frozenset({"and", "or", "i", "lub", "albo", "ir", "arba"})
 _AM_PM_JOINERS = frozenset({"to", "-", "–", "until", "till"})
 _AM_PM_JOINERS_AFTER_BETWEEN = _AM_PM_JOINERS | {"and"}
 _POUNDS = frozenset({"pound", "pounds"})
+# Words a count's noun does not run into: polarity and modal words ("one code can be used").
+_EN_NOT_NOUNS = frozenset().union(lx.NEGATORS[lx.EN], lx.PERMISSION[lx.EN], lx.OBLIGATION[lx.EN], lx.PROHIBITION[lx.EN])
 # English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
 _EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}

@@ -1290,3 +1290,15 @@ def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, 
     # the same free price said with "nie płacisz": the rules leave it unstated (the combiner, which reads
     # the "nie" as a negation, may call it contradicted), never backed
     assert status("Za zwrot nie płacisz.", "Zwrot jest bezpłatny tylko dla członków klubu.") != "supported"
+
+
+# --- English: a count counts its noun, past an adjective before it ----------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Visitors may bring two chairs.", "Visitors may bring two folding chairs.", "supported"),
+    ("Visitors may bring three chairs.", "Visitors may bring two folding chairs.", "contradicted"),
+    ("One voucher can be used per order.", "One discount voucher can be used per order.", "supported"),
+    ("Two vouchers can be used per order.", "One discount voucher can be used per order.", "contradicted"),
+])
+def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
