@@ -211,9 +211,9 @@ def _condition_words(said: _Analysis, stated: _Analysis, openers: set[str], lang
         if segment.quantities and not any(_same(q, p, stated.all_words, lang) for q in claim_quantities
                                           for p in segment.quantities):
             continue
-        said = stated.words_between(segment.start, segment.end + 1, segment.sentence)
-        for k, word in enumerate(said):
+        spoken = stated.words_between(segment.start, segment.end + 1, segment.sentence)
+        for k, word in enumerate(spoken):
             if word in openers:
-                words |= {stem for w in said[k + 1 :] if (stem := _content_stem(w, lang)) is not None}
+                words |= {stem for w in spoken[k + 1 :] if (stem := _content_stem(w, lang)) is not None}
                 break
     return words

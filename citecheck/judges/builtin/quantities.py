@@ -489,11 +489,11 @@ class _Extractor:
             hi_min = _lt_clock_minutes(toks[j - 1]) if hi != lo else lo_min
             end = k + 1
             # "8 val. ryto" (8 am), "7 val. vakaro" (7 pm): the part of the day belongs to the time
-            after = end + 1 if end < len(toks) and toks[end].text == "." else end
-            half = lx.LT_CLOCK_HALVES.get(toks[after].text) if after < len(toks) else None
+            part = end + 1 if end < len(toks) and toks[end].text == "." else end
+            half = lx.LT_CLOCK_HALVES.get(toks[part].text) if part < len(toks) else None
             if half is not None:
                 lo_min, hi_min = _twelve_hour_minutes(lo_min, half), _twelve_hour_minutes(hi_min, half)
-                end = after + 1
+                end = part + 1
             return self._add(start, end, "clock", "min", lo_min, hi_min, bound_at=bound_at)
         if word == "d" and self.lang == lx.LT and not hyphen:
             days = self._lt_days(start, k, lo, hi, alts, bound_at)

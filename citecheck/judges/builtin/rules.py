@@ -966,9 +966,9 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             facts.extend(_judge_statements(segments, part_key, stated, page, lang, read_unless=_reads_unless(stated, lang)))
     if not facts:
         return RuleOutcome("unsupported", "the claim holds nothing the passage could back")
-    condition = _condition_dropped(stated, claim_words, passage, page, lang)
-    if condition is not None:
-        facts.append(condition)
+    dropped = _condition_dropped(stated, claim_words, passage, page, lang)
+    if dropped is not None:
+        facts.append(dropped)
     excepted = _exception_named(stated, claim_words, page, lang) or _exception_dropped(stated, claim_words, page, lang)
     if excepted is not None:
         facts.append(excepted)
