@@ -197,7 +197,7 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
         toks = _en_clock_words(toks)
     if lang == lx.LT:
-        toks = _lt_daily(toks)
+        toks = _lt_vat(toks)
     return toks
 
 
@@ -282,46 +282,19 @@ def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
     return out
 
 
-def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
-    """Phrases Lithuanian pages and chatbots say in several ways, read as one form. How often:
-    "kiekvieną dieną", "kas dieną", "kartą per dieną", "septynias dienas per savaitę" -> "kasdien" (daily);
-    "kartą per savaitę" -> "kas savaitę" (weekly); "kas dvi savaites" -> "kas antrą savaitę" (every other).
-    Tax: "be PVM" -> "neto", "su PVM" / "įskaitant PVM" -> "bruto" (a price before or after VAT)."""
-    if not any(tok.text in _LT_DAILY_FIRST for tok in toks):
+def _lt_vat(toks: list[_Tok]) -> list[_Tok]:
+    """"be PVM" -> "neto", "su PVM" / "įskaitant PVM" -> "bruto": a price before or after VAT. (How often
+    Lithuanian pages say a thing happens, "kiekvieną dieną", "septynias dienas per savaitę", "kas dvi
+    savaites", the quantities read as a frequency.)"""
+    if not any(tok.text == "pvm" for tok in toks):
         return toks  # the cheap test first
     out: list[_Tok] = []
     i = 0
     while i < len(toks):
         tok = toks[i]
-        nxt = toks[i + 1].text if i + 1 < len(toks) else ""
-        after = toks[i + 2].text if i + 2 < len(toks) else ""
-        if nxt == "pvm" and tok.text in _LT_VAT:  # "be PVM" is net, "su PVM" / "įskaitant PVM" gross
+        if i + 1 < len(toks) and toks[i + 1].text == "pvm" and tok.text in _LT_VAT:
             out.append(_Tok(W, _LT_VAT[tok.text], tok.start, toks[i + 1].end))
             i += 2
-            continue
-        if tok.text in ("kiekviena", "kas") and nxt == "diena":
-            out.append(_Tok(W, "kasdien", tok.start, toks[i + 1].end))
-            i += 2
-            continue
-        if (tok.kind == NUM and tok.value == 7 and nxt == "dienas" and after == "per"
-                and i + 3 < len(toks) and toks[i + 3].text == "savaite"):
-            out.append(_Tok(W, "kasdien", tok.start, toks[i + 3].end))
-            i += 4
-            continue
-        if tok.kind == NUM and tok.text == "karta" and nxt == "per" and after in _LT_EVERY_UNIT:
-            unit = toks[i + 2]
-            if _LT_EVERY_UNIT[after] == "diena":
-                out.append(_Tok(W, "kasdien", tok.start, unit.end))
-            else:
-                out.extend((_Tok(W, "kas", tok.start, toks[i + 1].end), _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
-            i += 3
-            continue
-        if tok.text == "kas" and i + 2 < len(toks) and toks[i + 1].kind == NUM and toks[i + 1].value == 2 \
-                and after in _LT_EVERY_UNIT:
-            unit = toks[i + 2]
-            out.extend((tok, _Tok(W, "antra", toks[i + 1].start, toks[i + 1].end),
-                        _Tok(W, _LT_EVERY_UNIT[after], unit.start, unit.end)))
-            i += 3
             continue
         out.append(tok)
         i += 1
@@ -329,10 +302,6 @@ def _lt_daily(toks: list[_Tok]) -> list[_Tok]:
 
 
 _LT_VAT = {"be": "neto", "su": "bruto", "iskaitant": "bruto"}
-_LT_DAILY_FIRST = frozenset({"kiekviena", "kas", "septynias", "7", "karta", "pvm"})
-# The unit after "kas" or "kartą per", in the form "kas" takes ("kas savaitę", "kas mėnesį").
-_LT_EVERY_UNIT = {"diena": "diena", "dienas": "diena", "savaite": "savaite", "savaites": "savaite",
-                  "menesi": "menesi", "menesius": "menesi", "metus": "metus"}
 
 
 # Lithuanian words that begin with "ne" without being a negated word.
