@@ -854,6 +854,31 @@ SYNONYMS[EN].update({
     "offered": "available", "offers": "available", "offer": "available",
 })
 
+# English past participles and past forms whose stems the suffix rules do not reach ("blood tests are taken" =
+# "takes blood tests", "shown on your ticket" = "shows"): each read as its verb.
+EN_IRREGULAR_FORMS: dict[str, str] = {
+    "taken": "take", "given": "give", "gave": "give", "shown": "show", "showed": "show", "written": "write",
+    "wrote": "write", "sold": "sell", "kept": "keep", "held": "hold", "chosen": "choose", "chose": "choose",
+    "seen": "see", "saw": "see", "known": "know", "knew": "know", "begun": "begin", "began": "begin",
+    "brought": "bring", "thrown": "throw", "threw": "throw", "driven": "drive", "drove": "drive",
+    "worn": "wear", "wore": "wear", "broken": "break", "broke": "break", "stolen": "steal", "stole": "steal",
+    "found": "find", "fully": "full", "spent": "spend", "met": "meet", "won": "win", "told": "tell",
+}
+SYNONYMS[EN].update(EN_IRREGULAR_FORMS)
+
+# English words of shop and service pages that name one thing ("guarantee" = "warranty", "calling" = "by phone",
+# "people who live in" = "residents", "cars" = "vehicles", "the amount" = "the value", "paid up front" = "in
+# advance").
+EN_SAME_THING: dict[str, str] = {
+    "guarantee": "warranty", "guarantees": "warranty", "guaranteed": "warranty", "warranties": "warranty",
+    "call": "phone", "calls": "phone", "calling": "phone", "ring": "phone", "ringing": "phone", "phoning": "phone",
+    "people": "resident", "residents": "resident", "resident's": "resident",
+    "car": "vehicle", "cars": "vehicle", "vehicles": "vehicle",
+    "amount": "value", "amounts": "value", "sum": "value",
+    "upfront": "ahead",
+}
+SYNONYMS[EN].update(EN_SAME_THING)
+
 # English phrases of shop and service pages that say one thing in other words, read as one wording before
 # anything else reads the tokens: "every day" / "seven days a week" = "daily", "in advance" = "ahead",
 # "send back" = "return", "half price" = "50% discount". Folded words (digits as written); the longest
@@ -897,6 +922,13 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
         (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
+        # a condition said in other words: "as long as you apply" = "if you apply"
+        *[((so, "long", "as"), ("if",)) for so in ("as", "so")], (("on", "condition", "that"), ("if",)),
+        (("up", "front"), ("ahead",)),
+        # "no minimum contract" = "no minimum term"; "takes away the packaging" = "removes" it
+        *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
+        *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],
+        *[((good, "for"), ("valid", "for")) for good in ("good",)],
     ],
     PL: [],
     LT: [],

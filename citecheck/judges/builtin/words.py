@@ -372,6 +372,8 @@ _EN_SUFFIXES = ("ing", "ed", "es", "er", "s", "e", "ly")
 
 
 def _stem_en(word: str) -> str:
+    if word.endswith("'s") and len(word) > 4:  # a possessive: "a year's membership" is about the year
+        word = word[:-2]
     word = lx.SYNONYMS[lx.EN].get(word, word)
     for _ in range(2):
         for suffix in _EN_SUFFIXES:

@@ -1302,3 +1302,26 @@ def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, 
 ])
 def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 English ---
+
+# --- English: irregular participles, possessives and words of shop pages that name one thing ----------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The lab takes samples on Fridays only.", "Samples are taken at the lab on Fridays only.", "supported"),
+    ("Prices are shown in euros.", "The shop shows prices in euros.", "supported"),
+    ("A month's pass costs £30.", "A monthly pass costs £30.", "supported"),
+    ("A month's pass costs £35.", "A monthly pass costs £30.", "contradicted"),
+    ("Kettles are guaranteed for two years.", "Kettles come with a 2-year warranty.", "supported"),
+    ("Kettles are guaranteed for three years.", "Kettles come with a 2-year warranty.", "contradicted"),
+    ("People who live in the town can park free.", "Residents living in the town can park free.", "supported"),
+    ("Tickets can be bought by calling the box office.", "Tickets can be bought by phone from the box office.",
+     "supported"),
+    ("Electric cars pay no toll.", "Electric vehicles pay no toll.", "supported"),
+    ("The deposit is paid up front.", "The deposit is paid in advance.", "supported"),
+    ("There is no minimum contract.", "There is no minimum term.", "supported"),
+    ("The fitter takes away the old boiler.", "The fitter removes the old boiler.", "supported"),
+])
+def test_en_forms_and_words_that_name_one_thing(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
