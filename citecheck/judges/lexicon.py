@@ -451,6 +451,10 @@ NEGATIVE_CONCEPT: dict[str, set[str]] = {
     LT: {"uzdaryta", "uzdarytas", "uzdaryti", "neimanoma", "atmetama"},
 }
 
+# A list item that opens with a negator and says no verb of its own ("covers defects but not accidental damage,
+# liquid spills or wear"): it denies what it inherits from the sentence ("covers"), and so do the items after it.
+NEGATED_ITEM_OPENERS: dict[str, frozenset[str]] = {EN: frozenset({"not"}), PL: frozenset(), LT: frozenset()}
+
 # The positive word a negative concept denies, kept as a content word: "it is closed on Sundays" speaks of
 # being open on Sundays, negated, so "the shop is open on Sundays" finds it (raw words, stemmed by the judge).
 DENIED_CONTENT: dict[str, dict[str, str]] = {

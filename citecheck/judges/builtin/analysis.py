@@ -278,6 +278,9 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]),
                 negated=_negated_words(seg_toks, used, lang, a) if pol.effective() == 1 and not claim else frozenset(),
             )
+            if (segment.negated and inh and seg_toks[0].kind == W
+                    and seg_toks[0].text in lx.NEGATED_ITEM_OPENERS[lang]):
+                segment.negated = segment.negated | _drop_replaced(inh, own, lang)
             if not own:
                 pending_empty.append(segment)
             else:

@@ -1325,3 +1325,15 @@ def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, exp
 ])
 def test_en_forms_and_words_that_name_one_thing(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: "covers X but not Y, Z or W": every item after the "not" is denied ----------------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Theft is covered by the plan.", "supported"),
+    ("Water damage is covered by the plan.", "contradicted"),
+    ("Cracked screens are covered by the plan.", "contradicted"),
+])
+def test_en_items_after_but_not_are_denied(claim: str, expected: str) -> None:
+    passage = "The plan covers theft but not loss, water damage or cracked screens."
+    assert status(claim, passage) == expected
