@@ -243,6 +243,11 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("atidaroma",), "min"), (("atidaromi",), "min"), (("uzdaromas",), "max"), (("uzdaroma",), "max"),
     ],
 }
+# "Cancel no later than 24 hours before" is "at least 24 hours before": a latest point said as a time before
+# the event is a lead time's lower bound. The words after the duration that make it so, and the bound words.
+EN_LEAD_TIME_AFTER = frozenset({"before", "ahead", "beforehand", "prior", "earlier"})
+EN_LATEST_WORDS = frozenset({"later"})
+
 # Word pairs right after a quantity that make it a bound: "orders of £75 or more", "children 5 and under".
 POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
     EN: {("or", "more"): "min", ("or", "over"): "min", ("or", "above"): "min", ("and", "over"): "min",
@@ -342,6 +347,7 @@ FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezp
               "nemokamai", "nemokamas", "nemokama", "nemokami", "nemokamos", "nemokamo", "nemokamu", "veltui"}
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
+                ("costs", "you", "nothing"), ("cost", "you", "nothing"), ("costs", "us", "nothing"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
                 ("nieko", "ne", "kainuoja"), ("without", "paying"), ("without", "charge"), ("without", "payment"),
                 ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio"),
@@ -539,6 +545,10 @@ NARROWING_WORDS: dict[str, set[str]] = {
          "naudota", "sugadintas", "sugadinta", "skaitmeninis", "skaitmenine"},
 }
 
+# Words after which a narrowing word is the verb, not a variant: "can be used on any train" is not "used tickets".
+NARROWING_VERB_AFTER: dict[str, frozenset[str]] = {EN: frozenset({"be", "been", "being"}), PL: frozenset(),
+                                                   LT: frozenset()}
+
 # Words by which a claim says a thing holds wherever or whichever ("at any office", "w dowolnym urzędzie",
 # "bet kuriame skyriuje"): the span must say so too (any of these or of UNIVERSAL_WORDS), or it speaks of
 # one place or case only ("collected at the office where you applied").
@@ -582,7 +592,7 @@ STOPWORDS: dict[str, set[str]] = {
         generally typically currently please will would should get gets got getting make makes
         made via same other another more less up out off just yet still even ever again
         one's s t within under over above below after before until between during since via etc
-        approximately roughly stays remains remain""".split()
+        approximately roughly stays remains remain give gives giving given gave""".split()
     ),
     PL: set(
         """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
@@ -928,7 +938,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
         # a condition said in other words: "as long as you apply" = "if you apply"
         *[((so, "long", "as"), ("if",)) for so in ("as", "so")], (("on", "condition", "that"), ("if",)),
-        (("up", "front"), ("ahead",)),
+        (("up", "front"), ("ahead",)), (("at", "any", "point"), ("at", "any", "time")),
+        (("at", "any", "moment"), ("at", "any", "time")),
         # "no minimum contract" = "no minimum term"; "takes away the packaging" = "removes" it
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
         *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],

@@ -134,6 +134,10 @@ def _hedged_or_narrower(said: _Analysis, stated: _Analysis, lang: str) -> str | 
             return f"the span says this holds only if ... '{sorted(condition)[0]}', which the claim does not state"
     hedged = not span_set.isdisjoint(_HEDGE_FIRST.get(lang, ()))
     narrowing = lx.NARROWING_WORDS.get(lang, set()) & span_set
+    if narrowing and lx.NARROWING_VERB_AFTER[lang]:
+        verbs = lx.NARROWING_VERB_AFTER[lang]
+        narrowing = {w for w in narrowing
+                     if any(word == w and before not in verbs for before, word in zip(["", *span_words], span_words, strict=False))}
     if not hedged and not narrowing:
         return None  # the common case: set tests only
     if hedged and claim_set.isdisjoint(lx.HEDGE_CLAIM_WORDS.get(lang, ())):

@@ -135,6 +135,9 @@ class _Extractor:
                     bound = post[(self._word(k), self._word(k + 1))]
                     self.used.update((k, k + 1))
                     break
+        if (bound == "max" and dim == "duration" and self._word(b) in lx.EN_LEAD_TIME_AFTER
+                and self._word(at - 2) in lx.EN_LATEST_WORDS and self.lang == lx.EN):
+            bound = "min"  # "no later than 24 hours before" = "at least 24 hours before"
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
         start, end = self.toks[a].start, self.toks[b - 1].end

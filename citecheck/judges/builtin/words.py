@@ -191,6 +191,11 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
+    if lang == lx.EN and "'" in text:
+        # "one month's notice", "three months' notice": the unit itself, which the quantities read
+        toks = [_Tok(W, tok.text[:-2] if tok.text.endswith("'s") else tok.text[:-1], tok.start, tok.end)
+                if tok.kind == W and tok.text[-2:] in _UNIT_POSSESSIVE_ENDS and tok.text.rstrip("'s") in _EN_UNIT_BASES
+                else tok for tok in toks]
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
@@ -201,6 +206,8 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     return toks
 
 
+_UNIT_POSSESSIVE_ENDS = frozenset({"'s", "s'"})
+_EN_UNIT_BASES = frozenset({"minute", "hour", "day", "week", "month", "year", "night", "fortnight"})
 _CLOCK_TRIGGERS = frozenset({"morning", "afternoon", "evening", "half", "quarter", *lx.CLOCK_NOON_WORDS})
 
 
@@ -374,6 +381,8 @@ _EN_SUFFIXES = ("ing", "ed", "es", "er", "s", "e", "ly")
 def _stem_en(word: str) -> str:
     if word.endswith("'s") and len(word) > 4:  # a possessive: "a year's membership" is about the year
         word = word[:-2]
+    elif word.endswith("s'") and len(word) > 4:  # "three months' notice"
+        word = word[:-1]
     word = lx.SYNONYMS[lx.EN].get(word, word)
     for _ in range(2):
         for suffix in _EN_SUFFIXES:

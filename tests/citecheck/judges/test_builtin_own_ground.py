@@ -1337,3 +1337,26 @@ def test_en_forms_and_words_that_name_one_thing(claim: str, passage: str, expect
 def test_en_items_after_but_not_are_denied(claim: str, expected: str) -> None:
     passage = "The plan covers theft but not loss, water damage or cracked screens."
     assert status(claim, passage) == expected
+
+
+# --- English: "costs you nothing", "at any point", "give notice", "a month's notice", "can be used" ----------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Fitting costs you nothing.", "Fitting is free of charge.", "supported"),
+    ("You can leave the scheme at any point.", "You can leave the scheme at any time.", "supported"),
+    ("Tenants must give two months' notice.", "Tenants must give 2 months' notice.", "supported"),
+    ("Tenants must give three months' notice.", "Tenants must give two months' notice.", "contradicted"),
+    ("Tenants must give one month's notice.", "Tenants must give 4 weeks' notice.", "contradicted"),
+    ("Staff are given a free locker.", "Staff get a free locker.", "supported"),
+    # "used" after "be" is the verb, not a used variant of the pass
+    ("Day passes are valid on any bus.", "Day passes can be used on any bus and are valid on any bus.", "supported"),
+])
+def test_en_light_verbs_possessive_units_and_verbs_that_are_no_variant(claim: str, passage: str,
+                                                                        expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_en_no_later_than_a_time_before_is_a_lead_time_of_at_least_that() -> None:
+    passage = "Lessons must be cancelled at least 24 hours before."
+    assert status("Lessons must be cancelled no later than 24 hours before.", passage) == "supported"
+    assert status("Lessons must be cancelled no later than 12 hours before.", passage) != "supported"
