@@ -540,11 +540,34 @@ def _condition_dropped(stated: _Analysis, claim_words: set[str], passage: str, p
         sentence_words = page.sentence_words(sentence)
         if claim_words <= words and _has_phrase(sentence_words, lx.UNIVERSAL_PHRASES[lang]):
             return None  # the passage states it, universal and all ("You may return any item ..."), whatever follows
-        if restricting is None and restriction & set(sentence_words):
+        if restricting is None and restriction & set(sentence_words) and _restricts_claim(
+                sentence, restriction, claim_words, page):
             restricting = sentence
     if restricting is not None:
         return _Fact(CONTRADICTED, "the claim says this holds always, but the passage sets a condition", restricting)
     return None
+
+
+def _restricts_claim(sentence: int, restriction: set[str], claim_words: set[str], page: _Analysis) -> bool:
+    """A restriction word of the sentence sets a condition on the claim's statement, not on another statement
+    of the sentence ("can be used on any train and are fully refundable if you apply within 28 days": the
+    "if" is the refund's): the part of the sentence the word is in says at least half of the claim's words
+    (with the words it inherits when it says fewer than three of its own)."""
+    if len(page.parts) < 2:
+        return True  # the cheap test first: one statement only
+    for part in page.parts:
+        segments = [page.segments[k] for k in part if page.segments[k].sentence == sentence]
+        if not segments:
+            continue
+        start, end = segments[0].start, segments[-1].end
+        if restriction.isdisjoint(page.words_between(start, end + 1, sentence)):
+            continue
+        own = set().union(*(segment.own for segment in segments))
+        if len(own) < 3:  # "..., but only within 60 days of purchase": a restriction of the statement before it
+            own |= set().union(*(segment.inh for segment in segments))
+        if len(claim_words & own) / len(claim_words) >= 0.5:
+            return True
+    return False
 
 
 def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:

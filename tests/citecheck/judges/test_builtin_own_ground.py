@@ -1360,3 +1360,15 @@ def test_en_no_later_than_a_time_before_is_a_lead_time_of_at_least_that() -> Non
     passage = "Lessons must be cancelled at least 24 hours before."
     assert status("Lessons must be cancelled no later than 24 hours before.", passage) == "supported"
     assert status("Lessons must be cancelled no later than 12 hours before.", passage) != "supported"
+
+
+# --- English: a condition on another statement of the sentence does not restrict the claim's ---------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Members can book any class.",
+     "Members can book any class and are refunded in full if they cancel 24 hours ahead.", "supported"),
+    ("Members can book a class at any time.",
+     "Members can book a class, but only if they have paid the monthly fee.", "contradicted"),
+])
+def test_en_a_condition_belongs_to_its_own_statement(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
