@@ -209,7 +209,7 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("opens", "at"), "min"), (("open", "at"), "min"), (("opens",), "min"), (("closes", "at"), "max"),
         (("close", "at"), "max"), (("closes",), "max"),
         (("no", "later", "than"), "max"), (("not", "later", "than"), "max"), (("reaches",), "min"), (("reach",), "min"),
-        (("maximum", "of"), "max"), (("minimum", "of"), "min"),
+        (("maximum", "of"), "max"), (("minimum", "of"), "min"), (("younger", "than"), "max"),
     ],
     PL: [
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
@@ -247,6 +247,16 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
 # the event is a lead time's lower bound. The words after the duration that make it so, and the bound words.
 EN_LEAD_TIME_AFTER = frozenset({"before", "ahead", "beforehand", "prior", "earlier"})
 EN_LATEST_WORDS = frozenset({"later"})
+
+# A person's age said with no "years old" ("children aged 5 to 15", "kids from 5 to 15", "people over 65",
+# "younger than five", "under-5s"): read as years, like "5 years old", not as a count of the word after it.
+EN_AGE_BEFORE = frozenset({"aged", "age", "ages"})
+EN_AGE_BOUNDS = frozenset({"under", "over", "from", "between"})
+EN_AGE_COMPARED = frozenset({"younger", "older"})
+EN_PERSON_WORDS = frozenset({"child", "children", "kid", "kids", "people", "adults", "adult", "anyone", "those",
+                             "persons", "pupils", "students", "visitors", "passengers", "residents", "members",
+                             "seniors", "guests", "everyone", "customers", "users", "infants", "babies", "toddlers",
+                             "teenagers", "youngsters", "patients", "applicants", "drivers", "riders", "swimmers"})
 
 # Word pairs right after a quantity that make it a bound: "orders of £75 or more", "children 5 and under".
 POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
@@ -935,6 +945,7 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("an", "hour", "and", "a", "half"), ("90", "minutes")),
         *[((pay, "half", "price"), ("50", "%", "discount")) for pay in ("pay", "pays", "paying")],
         (("half", "price"), ("50", "%", "discount")), (("half", "off"), ("50", "%", "discount")),
+        (("half", "the"), ("50", "%", "of", "the")), (("half", "of", "the"), ("50", "%", "of", "the")),
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
         # a condition said in other words: "as long as you apply" = "if you apply"
         *[((so, "long", "as"), ("if",)) for so in ("as", "so")], (("on", "condition", "that"), ("if",)),

@@ -526,6 +526,10 @@ class _Extractor:
             if compound and hyphen:
                 dim, unit, factor = lx.UNITS[_UNIT_WORD[compound]]
                 return self._add(start, k + 1, dim, unit, lo, hi, factor=factor, alts=alts, head=self._head(k + 1), bound_at=bound_at)
+        if self.lang == lx.EN and not hyphen and self._en_age(start, word):
+            end = k + 1 if word == "s" else j  # "under-5s", "over 65s"
+            dim, unit, factor = lx.UNITS["years"]
+            return self._add(start, end, dim, unit, lo, hi, factor=factor, alts=alts, bound_at=bound_at)
         if _is_year(lo) and hi == lo and not alts:
             return 0
         noun = ""
@@ -536,6 +540,20 @@ class _Extractor:
         end = k + 1 if (noun and hyphen) else j
         head = self._head(k + 1) if (noun and hyphen) else frozenset()
         return self._add(start, end, "count", noun, lo, hi, alts=alts, head=head, bound_at=bound_at)
+
+    def _en_age(self, start: int, word: str) -> bool:
+        """The number at ``start`` is a person's age: "aged 5", "children under 16", "kids from 5 to 15",
+        "younger than five", "under-5s"."""
+        p = start - 1
+        if p >= 0 and self.toks[p].kind == SYM and self.toks[p].text in {"-", "–"}:
+            p -= 1  # "under-5s"
+        before = _prev_word(self.toks, p)
+        if before in lx.EN_AGE_BEFORE:
+            return True
+        if before in lx.EN_AGE_BOUNDS:
+            hyphened = p < start - 1  # "under-5s", "under-fives" (read as "under - 5 children")
+            return (hyphened and word in ("s", "children")) or _prev_word(self.toks, p - 1) in lx.EN_PERSON_WORDS
+        return before == "than" and _prev_word(self.toks, p - 1) in lx.EN_AGE_COMPARED
 
     def _pl_hour(self, i: int, j: int, lo: float, hi: float) -> int:
         """Polish "do godziny 20", "od godz. 8 do 16", "w godz. 9.30–17": whole hours (or "9.30") after
@@ -634,7 +652,7 @@ _POUNDS = frozenset({"pound", "pounds"})
 # Words a count's noun does not run into: polarity and modal words ("one code can be used").
 _EN_NOT_NOUNS = frozenset().union(lx.NEGATORS[lx.EN], lx.PERMISSION[lx.EN], lx.OBLIGATION[lx.EN], lx.PROHIBITION[lx.EN])
 # English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
-_EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach"})
+_EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach", "younger", "older"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)

@@ -191,6 +191,8 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
             toks.append(_Tok(SYM, raw, start, end))
         else:
             toks.append(_Tok(PUNCT, raw, start, end))
+    if lang == lx.EN and "-" in text and _AGE_GROUP_RE.search(text):
+        toks = _en_age_groups(toks)
     if lang == lx.EN and "'" in text:
         # "one month's notice", "three months' notice": the unit itself, which the quantities read
         toks = [_Tok(W, tok.text[:-2] if tok.text.endswith("'s") else tok.text[:-1], tok.start, tok.end)
@@ -204,6 +206,31 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     if lang == lx.LT:
         toks = _lt_vat(toks)
     return toks
+
+
+_AGE_GROUP_RE = re.compile(r"(?i)\b(?:under|over)-\w+s\b")
+
+
+def _en_age_groups(toks: list[_Tok]) -> list[_Tok]:
+    """"under-fives", "over-sixties" as "under-5s" is read: "under", "-", the number, "s"; and an age group under
+    18 ("under-5s", "under-16s") names children, as the claim may ("children under five")."""
+    out: list[_Tok] = []
+    for tok in toks:
+        if (tok.kind == W and tok.text == "s" and len(out) >= 3 and out[-1].kind == NUM and out[-1].value <= 18
+                and out[-2].text == "-" and out[-3].text == "under"):
+            out.append(_Tok(W, "children", tok.start, tok.end))
+            continue
+        head, _, rest = tok.text.partition("-")
+        number = (rest[:-3] + "y" if rest.endswith("ies") else rest[:-1]) if head in ("under", "over") else ""
+        value = lx.NUMBER_WORDS[lx.EN].get(number) if tok.kind == W and number else None
+        if value is None:
+            out.append(tok)
+            continue
+        cut = tok.start + len(head)
+        tail = "children" if head == "under" and value <= 18 else "s"
+        out.extend((_Tok(W, head, tok.start, cut), _Tok(SYM, "-", cut, cut + 1),
+                    _Tok(NUM, number, cut + 1, tok.end - 1, float(value), None, True), _Tok(W, tail, tok.end - 1, tok.end)))
+    return out
 
 
 _UNIT_POSSESSIVE_ENDS = frozenset({"'s", "s'"})

@@ -1372,3 +1372,19 @@ def test_en_no_later_than_a_time_before_is_a_lead_time_of_at_least_that() -> Non
 ])
 def test_en_a_condition_belongs_to_its_own_statement(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: a person's age with no "years old" ("aged 5 to 15", "under-5s", "younger than five") ---------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Under-5s ride free.", "Children under 5 ride free.", "supported"),
+    ("Children under 3 ride free.", "Under-5s ride free.", "contradicted"),
+    ("Passengers over 65 ride free.", "Passengers aged 65 or over ride free.", "supported"),
+    ("Children younger than five ride free.", "Children under 5 ride free.", "supported"),
+    ("Kids from 4 to 12 need a booster seat.", "Children aged 4 to 12 need a booster seat.", "supported"),
+    ("Kids from 4 to 10 need a booster seat.", "Children aged 4 to 12 need a booster seat.", "contradicted"),
+    # an age is no count of the verb after it; "under-fives" is under 5
+    ("Children under five swim free.", "Under-fives swim free; children under 16 pay £2.", "supported"),
+])
+def test_en_ages_said_without_years_old(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
