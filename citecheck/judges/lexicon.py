@@ -602,7 +602,7 @@ STOPWORDS: dict[str, set[str]] = {
         generally typically currently please will would should get gets got getting make makes
         made via same other another more less up out off just yet still even ever again
         one's s t within under over above below after before until between during since via etc
-        approximately roughly stays remains remain give gives giving given gave""".split()
+        approximately roughly stays remains remain give gives giving given gave people anyone""".split()
     ),
     PL: set(
         """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
@@ -891,12 +891,12 @@ EN_IRREGULAR_FORMS: dict[str, str] = {
 SYNONYMS[EN].update(EN_IRREGULAR_FORMS)
 
 # English words of shop and service pages that name one thing ("guarantee" = "warranty", "calling" = "by phone",
-# "people who live in" = "residents", "cars" = "vehicles", "the amount" = "the value", "paid up front" = "in
-# advance").
+# "cars" = "vehicles", "the amount" = "the value", "paid up front" = "in advance"). "People" and "anyone" are
+# stop words: "people who live in the zone" is said by "residents living in the zone".
 EN_SAME_THING: dict[str, str] = {
     "guarantee": "warranty", "guarantees": "warranty", "guaranteed": "warranty", "warranties": "warranty",
     "call": "phone", "calls": "phone", "calling": "phone", "ring": "phone", "ringing": "phone", "phoning": "phone",
-    "people": "resident", "residents": "resident", "resident's": "resident",
+    "residents": "resident",
     "car": "vehicle", "cars": "vehicle", "vehicles": "vehicle",
     "amount": "value", "amounts": "value", "sum": "value",
     "upfront": "ahead",

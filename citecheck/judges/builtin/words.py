@@ -410,6 +410,8 @@ def _stem_en(word: str) -> str:
         word = word[:-2]
     elif word.endswith("s'") and len(word) > 4:  # "three months' notice"
         word = word[:-1]
+    if word.endswith("ies") and len(word) > 5 and word not in lx.SYNONYMS[lx.EN]:
+        word = word[:-3] + "y"  # "studies" / "study", "cities" / "city"
     word = lx.SYNONYMS[lx.EN].get(word, word)
     for _ in range(2):
         for suffix in _EN_SUFFIXES:

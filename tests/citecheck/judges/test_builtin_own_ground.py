@@ -1388,3 +1388,15 @@ def test_en_a_condition_belongs_to_its_own_statement(claim: str, passage: str, e
 ])
 def test_en_ages_said_without_years_old(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+def test_en_people_and_anyone_name_no_one_in_particular() -> None:
+    passage = "Membership is free for anyone who lives or studies in the city."
+    assert status("Membership costs nothing for people who study in the city.", passage) == "supported"
+    assert status("Membership costs £5 for people who study in the city.", passage) == "contradicted"
+
+
+def test_en_plurals_in_ies_meet_their_singular() -> None:
+    assert _stem("studies", "en") == _stem("study", "en")
+    assert _stem("cities", "en") == _stem("city", "en")
+    assert _stem("applies", "en") == _stem("apply", "en")
