@@ -437,8 +437,8 @@ OBLIGATION: dict[str, set[str]] = {
          "privalesite", "privales"},
 }
 PERMISSION: dict[str, set[str]] = {
-    EN: {"may", "can", "could", "allowed", "allow", "allows", "permitted", "permit", "permits",
-         "able", "accepted", "welcome"},
+    # ("permit" and "permits" are not here: on service pages they are mostly the noun, "a parking permit")
+    EN: {"may", "can", "could", "allowed", "allow", "allows", "permitted", "able", "accepted", "welcome"},
     PL: {"mozna", "moze", "mozesz", "moga", "mozemy", "wolno", "dozwolone", "dozwolony", "dozwolona",
          "akceptowane", "akceptowany", "akceptowana", "akceptujemy", "mozliwe", "mozliwy", "mozliwa",
          "dopuszczalne"},

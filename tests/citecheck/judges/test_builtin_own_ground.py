@@ -1400,3 +1400,12 @@ def test_en_plurals_in_ies_meet_their_singular() -> None:
     assert _stem("studies", "en") == _stem("study", "en")
     assert _stem("cities", "en") == _stem("city", "en")
     assert _stem("applies", "en") == _stem("apply", "en")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("A one-year permit is £80.", "supported"),
+    ("A six-month permit costs £40.", "contradicted"),
+    ("A permit for six months is £45.", "supported"),
+])
+def test_en_a_permit_is_a_noun_not_a_permission(claim: str, expected: str) -> None:
+    assert status(claim, "A parking permit costs £80 for twelve months or £45 for six months.") == expected
