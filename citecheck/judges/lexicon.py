@@ -900,6 +900,10 @@ EN_SAME_THING: dict[str, str] = {
     "car": "vehicle", "cars": "vehicle", "vehicles": "vehicle",
     "amount": "value", "amounts": "value", "sum": "value",
     "upfront": "ahead",
+    # leaving and departing, arriving: one event each ("before the train leaves" = "before departure")
+    "leave": "departure", "leaves": "departure", "leaving": "departure", "depart": "departure",
+    "departs": "departure", "departing": "departure", "departed": "departure", "departures": "departure",
+    "arrive": "arrival", "arrives": "arrival", "arriving": "arrival", "arrived": "arrival", "arrivals": "arrival",
 }
 SYNONYMS[EN].update(EN_SAME_THING)
 

@@ -1409,3 +1409,11 @@ def test_en_plurals_in_ies_meet_their_singular() -> None:
 ])
 def test_en_a_permit_is_a_noun_not_a_permission(claim: str, expected: str) -> None:
     assert status(claim, "A parking permit costs £80 for twelve months or £45 for six months.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Boarding closes 20 minutes before the ferry leaves.", "supported"),
+    ("Boarding closes 20 minutes before the ferry arrives.", "unsupported"),
+])
+def test_en_leaving_is_departure(claim: str, expected: str) -> None:
+    assert status(claim, "Boarding closes 20 minutes before the ferry's departure.") == expected
