@@ -358,6 +358,8 @@ FREE_WORDS = {"free", "bezplatnie", "bezplatny", "bezplatna", "bezplatne", "bezp
 FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "extra", "cost"),
                 ("no", "charge"), ("za", "darmo"), ("costs", "nothing"), ("cost", "nothing"),
                 ("costs", "you", "nothing"), ("cost", "you", "nothing"), ("costs", "us", "nothing"),
+                ("no", "extra", "charge"), ("no", "additional", "charge"), ("no", "additional", "cost"),
+                ("at", "no", "additional", "cost"), ("free", "of", "cost"), ("without", "any", "charge"),
                 ("for", "free"), ("free", "for"), ("nic", "nie", "kosztuje"), ("nic", "nie", "kosztuja"),
                 ("nieko", "ne", "kainuoja"), ("without", "paying"), ("without", "charge"), ("without", "payment"),
                 ("bez", "oplaty"), ("bez", "oplat"), ("be", "mokescio"),
@@ -883,7 +885,7 @@ SYNONYMS[EN].update({
 EN_IRREGULAR_FORMS: dict[str, str] = {
     "taken": "take", "given": "give", "gave": "give", "shown": "show", "showed": "show", "written": "write",
     "wrote": "write", "sold": "sell", "kept": "keep", "held": "hold", "chosen": "choose", "chose": "choose",
-    "seen": "see", "saw": "see", "known": "know", "knew": "know", "begun": "begin", "began": "begin",
+    "seen": "see", "saw": "see", "known": "know", "knew": "know",
     "brought": "bring", "thrown": "throw", "threw": "throw", "driven": "drive", "drove": "drive",
     "worn": "wear", "wore": "wear", "broken": "break", "broke": "break", "stolen": "steal", "stole": "steal",
     "found": "find", "fully": "full", "spent": "spend", "met": "meet", "won": "win", "told": "tell",
@@ -900,6 +902,18 @@ EN_SAME_THING: dict[str, str] = {
     "car": "vehicle", "cars": "vehicle", "vehicles": "vehicle",
     "amount": "value", "amounts": "value", "sum": "value",
     "upfront": "ahead",
+    # one way of doing a thing, said in two words: "by telephone" = "by phone", "e-mail" = "email", "on our
+    # website" = "online", "in-store" = "in person"
+    "telephone": "phone", "telephoning": "phone", "e-mail": "email", "emails": "email", "emailed": "email",
+    "website": "online", "websites": "online", "portal": "online", "in-store": "person",
+    "reimburse": "refund", "reimbursed": "refund", "reimbursement": "refund", "repay": "refund", "repaid": "refund",
+    "reserve": "book", "reserves": "book", "reserved": "book", "reserving": "book", "reservation": "book",
+    "reservations": "book", "booking": "book", "bookings": "book",
+    "begin": "start", "begins": "start", "began": "start", "begun": "start", "beginning": "start",
+    "commence": "start", "commences": "start",
+    "pensioner": "senior", "pensioners": "senior",
+    "photograph": "photo", "photographs": "photo", "picture": "photo", "pictures": "photo",
+    "shopper": "customer", "shoppers": "customer",
     # leaving and departing, arriving: one event each ("before the train leaves" = "before departure")
     "leave": "departure", "leaves": "departure", "leaving": "departure", "depart": "departure",
     "departs": "departure", "departing": "departure", "departed": "departure", "departures": "departure",
@@ -953,7 +967,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
         # a condition said in other words: "as long as you apply" = "if you apply"
         *[((so, "long", "as"), ("if",)) for so in ("as", "so")], (("on", "condition", "that"), ("if",)),
-        (("up", "front"), ("ahead",)), (("at", "any", "point"), ("at", "any", "time")),
+        (("up", "front"), ("ahead",)), *[(("in", place), ("in", "person")) for place in ("store", "branch")],
+        *[(("the", "following", unit), ("the", "next", unit)) for unit in ("day", "week", "month", "year", "working")], (("at", "any", "point"), ("at", "any", "time")),
         (("at", "any", "moment"), ("at", "any", "time")),
         # "no minimum contract" = "no minimum term"; "takes away the packaging" = "removes" it
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],

@@ -1417,3 +1417,21 @@ def test_en_a_permit_is_a_noun_not_a_permission(claim: str, expected: str) -> No
 ])
 def test_en_leaving_is_departure(claim: str, expected: str) -> None:
     assert status(claim, "Boarding closes 20 minutes before the ferry's departure.") == expected
+
+
+# --- English: one way or act said in two words ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Tables can be booked by telephone.", "Tables can be reserved by phone.", "supported"),
+    ("Refunds are requested on our website.", "Refunds are requested online.", "supported"),
+    ("Parcels can be returned in store.", "Parcels can be returned in person at any of our shops.", "supported"),
+    ("Pensioners travel free.", "Seniors travel free.", "supported"),
+    ("Pensioners travel free.", "Students travel free.", "unsupported"),
+    ("Lessons begin at 9 am.", "Lessons start at 9 am.", "supported"),
+    ("Lessons begin at 10 am.", "Lessons start at 9 am.", "contradicted"),
+    ("Gift wrapping is offered at no extra charge.", "Gift wrapping is offered free of charge.", "supported"),
+    ("Gift wrapping is offered at no extra charge.", "Gift wrapping is offered for £2.", "contradicted"),
+    ("Travel costs are reimbursed within 10 days.", "Travel costs are refunded within 10 days.", "supported"),
+])
+def test_en_one_way_or_act_in_two_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
