@@ -897,7 +897,7 @@ SYNONYMS[EN].update(EN_IRREGULAR_FORMS)
 # stop words: "people who live in the zone" is said by "residents living in the zone".
 EN_SAME_THING: dict[str, str] = {
     "guarantee": "warranty", "guarantees": "warranty", "guaranteed": "warranty", "warranties": "warranty",
-    "call": "phone", "calls": "phone", "calling": "phone", "ring": "phone", "ringing": "phone", "phoning": "phone",
+    "phoning": "phone",
     "residents": "resident",
     "car": "vehicle", "cars": "vehicle", "vehicles": "vehicle",
     "amount": "value", "amounts": "value", "sum": "value",
@@ -968,7 +968,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # a condition said in other words: "as long as you apply" = "if you apply"
         *[((so, "long", "as"), ("if",)) for so in ("as", "so")], (("on", "condition", "that"), ("if",)),
         (("up", "front"), ("ahead",)), *[(("in", place), ("in", "person")) for place in ("store", "branch")],
-        *[(("the", "following", unit), ("the", "next", unit)) for unit in ("day", "week", "month", "year", "working")], (("at", "any", "point"), ("at", "any", "time")),
+        # calling a service is phoning it ("by calling 0300 ...", "call us"); "called" alone may be "named"
+        *[((by, call), (by, "phone")) for by in ("by", "or") for call in ("calling", "ringing")],
+        *[((call, "us"), ("phone", "us")) for call in ("call", "calling", "ring")], (("at", "any", "point"), ("at", "any", "time")),
         (("at", "any", "moment"), ("at", "any", "time")),
         # "no minimum contract" = "no minimum term"; "takes away the packaging" = "removes" it
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],

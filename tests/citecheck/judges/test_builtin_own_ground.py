@@ -1435,3 +1435,9 @@ def test_en_leaving_is_departure(claim: str, expected: str) -> None:
 ])
 def test_en_one_way_or_act_in_two_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+def test_en_calling_is_phoning_only_where_it_reaches_a_service() -> None:
+    assert status("You can book by calling us.", "You can book by phone.") == "supported"
+    # "called" may be "named": it is not a way of contact
+    assert status("The plan is called Basic.", "The plan is called Basic.") == "supported"
