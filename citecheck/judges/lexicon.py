@@ -936,6 +936,7 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("every", other, day), ("fortnightly", day)) for other in ("other", "second", "alternate")
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
+        *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
         *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
         *[((first, "week"), ("weekly",)) for first in ("every", "each")],
         *[((first, "month"), ("monthly",)) for first in ("every", "each")],

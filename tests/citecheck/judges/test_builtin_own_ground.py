@@ -1441,3 +1441,11 @@ def test_en_calling_is_phoning_only_where_it_reaches_a_service() -> None:
     assert status("You can book by calling us.", "You can book by phone.") == "supported"
     # "called" may be "named": it is not a way of contact
     assert status("The plan is called Basic.", "The plan is called Basic.") == "supported"
+
+
+def test_en_picking_up_is_collecting_and_no_fee_is_never_a_fee() -> None:
+    assert status("The council picks up garden waste on Mondays.",
+                  "The council collects garden waste on Mondays.") == "supported"
+    assert status("There is an extra charge for gift wrapping.",
+                  "Gift wrapping is offered at no extra charge.") == "contradicted"
+    assert status("There is a booking fee.", "Tickets cost £8 and there is no booking fee.") != "supported"
