@@ -604,7 +604,8 @@ STOPWORDS: dict[str, set[str]] = {
         generally typically currently please will would should get gets got getting make makes
         made via same other another more less up out off just yet still even ever again
         one's s t within under over above below after before until between during since via etc
-        approximately roughly stays remains remain give gives giving given gave people anyone""".split()
+        approximately roughly stays remains remain give gives giving given gave people anyone receive
+        receives""".split()
     ),
     PL: set(
         """a i oraz w we na z ze do od o u po przy za przez dla bez pod nad przed miedzy jest sa byc
@@ -937,6 +938,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
+        # "refunds go back to the original payment method" = "are issued to it": the going says nothing
+        *[((go, *back, "to"), ("to",)) for go in ("go", "goes", "went", "going") for back in ((), ("back",))],
         *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
         *[((first, "week"), ("weekly",)) for first in ("every", "each")],
         *[((first, "month"), ("monthly",)) for first in ("every", "each")],

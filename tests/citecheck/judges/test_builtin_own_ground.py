@@ -1449,3 +1449,13 @@ def test_en_picking_up_is_collecting_and_no_fee_is_never_a_fee() -> None:
     assert status("There is an extra charge for gift wrapping.",
                   "Gift wrapping is offered at no extra charge.") == "contradicted"
     assert status("There is a booking fee.", "Tickets cost £8 and there is no booking fee.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Deposits go back to the card you paid with.", "Deposits are returned to the card you paid with.", "supported"),
+    ("Deposits go to the card you paid with.", "Deposits go back to the card you paid with.", "supported"),
+    ("Members receive a 10% discount.", "Members get a 10% discount.", "supported"),
+    ("Members receive a 15% discount.", "Members get a 10% discount.", "contradicted"),
+])
+def test_en_going_and_receiving_are_light_verbs(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
