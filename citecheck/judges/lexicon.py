@@ -938,8 +938,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
-        # "refunds go back to the original payment method" = "are issued to it": the going says nothing
-        *[((go, *back, "to"), ("to",)) for go in ("go", "goes", "went", "going") for back in ((), ("back",))],
+        # "refunds go back to the original payment method" = "are issued to it": money's going says nothing
+        *[((money, *go, *back, "to"), (money, "to")) for money in ("refund", "refunds", "money", "deposit", "deposits")
+          for go in (("go",), ("goes",), ("went",), ("will", "go")) for back in ((), ("back",))],
         *[((seven, "days", "a", "week"), ("daily",)) for seven in ("seven", "7")],
         *[((first, "week"), ("weekly",)) for first in ("every", "each")],
         *[((first, "month"), ("monthly",)) for first in ("every", "each")],

@@ -1453,6 +1453,7 @@ def test_en_picking_up_is_collecting_and_no_fee_is_never_a_fee() -> None:
 
 @pytest.mark.parametrize(("claim", "passage", "expected"), [
     ("Deposits go back to the card you paid with.", "Deposits are returned to the card you paid with.", "supported"),
+    ("Refunds will go back to your card.", "Refunds are paid to your card.", "supported"),
     ("Deposits go to the card you paid with.", "Deposits go back to the card you paid with.", "supported"),
     ("Members receive a 10% discount.", "Members get a 10% discount.", "supported"),
     ("Members receive a 15% discount.", "Members get a 10% discount.", "contradicted"),
