@@ -269,8 +269,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             inh: set[str] = set()
             if previous is not None:
                 inh = _drop_replaced(previous.key, own, lang)
-                if not pol.signal and len(own) < 2:
-                    pol = previous.polarity
+                if not pol.signal and len(own) < 2 and not _en_condition_opened(toks, bounds[b_index - 1], lang):
+                    pol = previous.polarity  # a list item's negation ("not A, B"), not a condition's
             segment = Segment(
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
@@ -301,6 +301,19 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
         navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
         words=words, antecedents=antecedents,
     )
+
+
+def _en_condition_opened(toks: Sequence[_Tok], bound: tuple[int, int], lang: str) -> bool:
+    """An English segment opened by "if" / "when" ("If you can't make it, cancel ..."): its negation is the
+    condition's own, not lent to the short segment after it. (Polish and Lithuanian conditions, often a gerund,
+    are read by the rules.)"""
+    if lang != lx.EN:
+        return False
+    first = next((tok.text for tok in toks[bound[0] : bound[1]] if tok.kind == W), "")
+    return first in _EN_CONDITION_FIRST
+
+
+_EN_CONDITION_FIRST = frozenset({"if", "when"})
 
 
 def _negated_words(seg_toks: Sequence[_Tok], used: set[int], lang: str, offset: int) -> frozenset[str]:

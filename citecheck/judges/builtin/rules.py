@@ -284,6 +284,18 @@ def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
 
 
 _FIRST_WORD = re.compile(r"\w+")
+_EN_CONDITION_OPENERS = frozenset({"if", "when"})
+
+
+def _en_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
+    """The English claim part's opening condition, "If you can't make it, cancel 24 hours before": a first segment
+    with no value, opened by "if" / "when", before a segment with a value. Its negation is its own, not the value's;
+    when it says anything, the passage must state it with the same polarity."""
+    first = segments[0]
+    if first.quantities or not any(s.quantities for s in segments[1:]):
+        return None
+    found = _FIRST_WORD.search(claim, first.start)
+    return first if found is not None and found.group().lower() in _EN_CONDITION_OPENERS else None
 
 
 def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
@@ -953,7 +965,9 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
         segments = [stated.segments[k] for k in part]
         part_key = set().union(*(s.own for s in segments)) if segments else set()
         condition = _lt_condition(claim, segments) if lang == lx.LT and len(segments) > 1 else None
-        if condition is not None:
+        if lang == lx.EN and len(segments) > 1:
+            condition = _en_condition(claim, segments)
+        if condition is not None and condition.own:
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
             facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))

@@ -1460,3 +1460,15 @@ def test_en_picking_up_is_collecting_and_no_fee_is_never_a_fee() -> None:
 ])
 def test_en_going_and_receiving_are_light_verbs(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- English: an opening "if" clause keeps its negation to itself ------------------------------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("If you can't attend, cancel at least 24 hours before.", "supported"),
+    ("If you can't attend, cancel at least 12 hours before.", "contradicted"),
+    # the condition is stated by the passage or the claim is not backed
+    ("If you can attend, cancel at least 24 hours before.", "contradicted"),
+])
+def test_en_an_if_clause_keeps_its_negation(claim: str, expected: str) -> None:
+    assert status(claim, "If you cannot attend, please cancel at least 24 hours before.") == expected
