@@ -915,6 +915,8 @@ EN_SAME_THING: dict[str, str] = {
     "pensioner": "senior", "pensioners": "senior",
     "photograph": "photo", "photographs": "photo", "picture": "photo", "pictures": "photo",
     "shopper": "customer", "shoppers": "customer",
+    "reschedule": "change", "rescheduled": "change", "rearrange": "change", "rearranged": "change",
+    "amend": "change", "amended": "change", "amendments": "change",
     # leaving and departing, arriving: one event each ("before the train leaves" = "before departure")
     "leave": "departure", "leaves": "departure", "leaving": "departure", "depart": "departure",
     "departs": "departure", "departing": "departure", "departed": "departure", "departures": "departure",
@@ -938,6 +940,7 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
+        *[((let, "us", "know"), ("tell", "us")) for let in ("let", "letting")],
         # "refunds go back to the original payment method" = "are issued to it": money's going says nothing
         *[((money, *go, *back, "to"), (money, "to")) for money in ("refund", "refunds", "money", "deposit", "deposits")
           for go in (("go",), ("goes",), ("went",), ("will", "go")) for back in ((), ("back",))],

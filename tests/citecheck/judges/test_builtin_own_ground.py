@@ -1472,3 +1472,12 @@ def test_en_going_and_receiving_are_light_verbs(claim: str, passage: str, expect
 ])
 def test_en_an_if_clause_keeps_its_negation(claim: str, expected: str) -> None:
     assert status(claim, "If you cannot attend, please cancel at least 24 hours before.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Tell us at least two days ahead if you need to reschedule.", "supported"),
+    ("Tell us at least one day ahead if you need to reschedule.", "contradicted"),
+])
+def test_en_letting_us_know_is_telling_us(claim: str, expected: str) -> None:
+    passage = "If you need to change your booking, let us know at least 2 days in advance."
+    assert status(claim, passage) == expected
