@@ -252,6 +252,20 @@ POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
     LT: {},
 }
 
+# A notice period: a duration right before these words is time ahead of something ("24 godziny wcześniej",
+# "2 days before"), and a deadline's bound before it ("najpóźniej", "no later than", "until", "iki") makes it
+# a least time ahead, not a most.
+LEAD_TIME_AFTER: dict[str, set[str]] = {
+    EN: {"before", "beforehand", "ahead", "prior", "earlier"},
+    PL: {"wczesniej", "przed", "naprzod"},
+    LT: {"anksciau", "pries"},
+}
+DEADLINE_BOUND_WORDS: dict[str, set[str]] = {
+    EN: {"until", "later", "by"},
+    PL: {"najpozniej", "pozniej"},
+    LT: {"veliau", "velausiai", "iki"},
+}
+
 # --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
 # The word before the unit, the words skipped between ("za każdy produkt"), and the unit words.
 RATE_OPENERS = {EN: {"per", "a", "an", "each", "/"}, PL: {"za", "na", "/", "od"}, LT: {"per", "uz", "/", "kas"}}
@@ -901,6 +915,34 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     PL: [],
     LT: [],
 }
+
+# Polish times said in words: "kwadrans" = 15 minutes, "pół godziny" = 30, "półtorej godziny" = 90, "pół roku" =
+# 6 months; a time of day as an ordinal hour ("o ósmej", "wpół do ósmej" = 7:30, "przed ósmą rano", "do
+# dziesiątej wieczorem" = 22:00). A bare "od drugiej" / "do trzeciej" is also "from the second (item)", so after
+# "do", "od", "przed", "po" the hour is read only with "rano" / "wieczorem" / "w nocy" / "po południu" after it.
+PL_HOUR_ORDINALS: dict[int, tuple[str, ...]] = {
+    1: ("pierwszej", "pierwsza"), 2: ("drugiej", "druga"), 3: ("trzeciej", "trzecia"), 4: ("czwartej", "czwarta"),
+    5: ("piatej", "piata"), 6: ("szostej", "szosta"), 7: ("siodmej", "siodma"), 8: ("osmej", "osma"),
+    9: ("dziewiatej", "dziewiata"), 10: ("dziesiatej", "dziesiata"), 11: ("jedenastej", "jedenasta"),
+    12: ("dwunastej", "dwunasta"),
+}
+_PL_DAY_PARTS: dict[tuple[str, ...], int] = {("rano",): 0, ("wieczorem",): 12, ("wieczor",): 12,
+                                             ("po", "poludniu"): 12, ("w", "nocy"): 0}
+PHRASE_EQUIVALENTS[PL].extend([
+    (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
+    (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
+    (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
+    *[(("wpol", "do", form), (f"{hour - 1 if hour > 1 else 12}:30",))
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[(("o", form, *part), ("o", f"{hour + shift if hour < 12 else hour}:00"))
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms for part, shift in _PL_DAY_PARTS.items()],
+    *[(("o", form), ("o", f"{hour}:00")) for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[((before, form, *part), (before, f"{hour + shift if hour < 12 else hour}:00"))
+      for before in ("do", "od", "przed", "po", "godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms for part, shift in _PL_DAY_PARTS.items()],
+    *[((before, form), (before, f"{hour}:00")) for before in ("godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+])
 
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
 # "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.

@@ -137,6 +137,12 @@ class _Extractor:
                     break
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
+        if bound == "max" and dim == "duration" and self._word(b) in _LEAD_AFTER[self.lang] and (
+                self._word(at - 1) in _DEADLINE_LAST[self.lang]
+                or self._word(at - 2) in _DEADLINE_LAST[self.lang] and self._word(at - 1) in {"than", "nei", "niz"}):
+            # a notice period: "najpóźniej 24 godziny wcześniej", "no later than 2 days before" give at least
+            # that long ahead ("co najmniej dobę przed")
+            bound = "min"
         start, end = self.toks[a].start, self.toks[b - 1].end
         self.quantities.append(
             Quantity(
@@ -325,7 +331,9 @@ class _Extractor:
             value = int(toks[j].value)
             if _is_year(value):
                 return self._add(i, j + 1, "date", "date", 0, 0, date=(value, month, None))
-            if 1 <= value <= 31:
+            # Polish writes the day before the month ("2 maja"): after a month only a year, so "mają dwuletnią
+            # gwarancję" / "mają 2 lata" (folded "maja", they have) is no 2 May
+            if 1 <= value <= 31 and self.lang != lx.PL:
                 j += 1
                 if j < len(toks) and toks[j].text in {"st", "nd", "rd", "th"}:
                     j += 1
@@ -654,6 +662,11 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
                                  lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values(), lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT,
                                  lx.PL_ONE_UNIT_WITHIN, lx.LT_UNLIMITED_WORDS)
+
+# A deadline's bound ("najpóźniej", "no later than", "until") before a duration said before something
+# ("24 godziny wcześniej", "2 days before"): the time ahead is at least that long.
+_LEAD_AFTER = {lang: frozenset(words) for lang, words in lx.LEAD_TIME_AFTER.items()}
+_DEADLINE_LAST = {lang: frozenset(words) for lang, words in lx.DEADLINE_BOUND_WORDS.items()}
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

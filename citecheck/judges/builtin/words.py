@@ -272,6 +272,9 @@ def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
                 for word in said:
                     if word.isdigit():
                         out.append(_Tok(NUM, word, start, end, float(word)))
+                    elif ":" in word:  # a time of day said in words ("wpół do ósmej" -> 7:30)
+                        hours, minutes = word.split(":")
+                        out.append(_Tok(CLOCK, word, start, end, float(int(hours) * 60 + int(minutes))))
                     else:
                         out.append(_Tok(SYM if word == "%" else W, word, start, end))
                 i += n

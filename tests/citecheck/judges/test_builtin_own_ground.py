@@ -1302,3 +1302,34 @@ def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, 
 ])
 def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 Polish ---
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "mają" (they have) folds to "maja" (of May): after a month Polish writes only a year, not a day
+    ("Odkurzacze mają dwuletnią gwarancję.", "supported"),
+    ("Odkurzacze mają trzyletnią gwarancję.", "contradicted"),
+])
+def test_polish_maja_before_a_number_is_no_date(claim: str, expected: str) -> None:
+    assert status(claim, "Na odkurzacze dajemy 24 miesiące gwarancji.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "najpóźniej 48 godzin wcześniej" is at least two days ahead, as "co najmniej dwa dni przed"
+    ("Rezerwację można anulować co najmniej dwa dni wcześniej.", "supported"),
+    ("Rezerwację można anulować nawet 3 godziny wcześniej.", "contradicted"),
+])
+def test_polish_deadline_before_an_event_is_a_least_notice(claim: str, expected: str) -> None:
+    assert status(claim, "Rezerwację można anulować najpóźniej 48 godzin wcześniej.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Basen otwiera się o wpół do siódmej.", "Basen jest czynny od 6:30 do 21:00.", "supported"),
+    ("Basen otwiera się o wpół do siódmej.", "Basen jest czynny od 7:30 do 21:00.", "contradicted"),
+    ("Konsultacja w poradni trwa kwadrans.", "Konsultacja w poradni trwa 15 minut.", "supported"),
+    ("Konsultacja w poradni trwa pół godziny.", "Konsultacja w poradni trwa 15 minut.", "contradicted"),
+    ("Biuro jest czynne do dziesiątej wieczorem.", "Biuro jest czynne do 22:00.", "supported"),
+])
+def test_polish_times_in_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
