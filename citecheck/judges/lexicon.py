@@ -215,7 +215,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
         (("ponizej",), "max"), (("w", "ciagu"), "max"), (("mniej", "niz"), "max"),
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
-        (("najpozniej",), "max"), (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
+        (("najpozniej",), "max"), (("najdluzej",), "max"), (("nie", "dluzej", "niz"), "max"),
+        (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
         (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
         (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
@@ -374,7 +375,9 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                   for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
                 ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
                 ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
-                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia")]
+                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
+                # a refund "bez potrąceń" (with nothing kept back) costs nothing
+                ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -388,6 +391,11 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
                 ("privalote", "sumoketi"), ("reikes", "sumoketi"), ("reikes", "moketi"), ("tenka", "moketi"),
                 ("tenka", "sumoketi"), ("teks", "moketi"), ("teks", "sumoketi"), ("turi", "sumoketi"),
                 ("turi", "moketi"), *PAID_PHRASES_LT_EXTRA]
+# "Odsyłasz na własny koszt", "na koszt klienta": the customer pays, no amount; whatever words follow
+# ("na własny koszt w ciągu 14 dni"), unless a number does.
+PL_OWN_COST_PHRASES = [("na", "wlasny", "koszt"), ("na", "wlasny", "rachunek"), ("na", "twoj", "koszt"),
+                       ("na", "koszt", "klienta"), ("na", "koszt", "kupujacego"), ("na", "koszt", "zamawiajacego")]
+PAID_PHRASES += PL_OWN_COST_PHRASES
 # "Included in the price" is no extra charge, a price of zero beside the price it is included in:
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
@@ -429,7 +437,10 @@ OBLIGATION: dict[str, set[str]] = {
          "necessary", "need", "needs", "needed", "have", "has"},  # "have"/"has" only before "to"
     PL: {"musi", "musisz", "musza", "musimy", "musicie", "nalezy", "trzeba", "wymagane", "wymagany",
          "wymagana", "wymaga", "wymagaja", "wymagac", "obowiazkowe", "obowiazkowa", "obowiazkowy",
-         "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny"},
+         "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny",
+         # "nie potrzebujesz skierowania" = "skierowanie nie jest wymagane"
+         "potrzebujesz", "potrzebuje", "potrzebuja", "potrzebujecie", "potrzebne", "potrzebny", "potrzebna",
+         "potrzeba"},
     LT: {"reikia", "privaloma", "privalo", "privalote", "privalomas", "privalomi", "butina", "butinas",
          "reikalinga", "reikalingas", "reikalaujama", "turi", "turite", "reikes", "tenka", "teks", "privalu",
          "privalesite", "privales"},
@@ -617,7 +628,7 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej"},
     LT: {"maziausiai", "bent", "daugiausia", "daugiau", "maziau", "ilgiau", "nei", "virsija", "virsys", "virsijanti",
          "virsijantiems", "virsijancioms", "virsijancio", "jaunesni", "jaunesnis", "jaunesniems", "jaunesnes",
          "vyresni", "vyresnis", "vyresniems", "vyresnes"},
@@ -753,6 +764,8 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "internetowy": "online", "internetowym": "online", "internetowej": "online", "internetowego": "online",
          "internetowa": "online", "internetowe": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
+         "elektronicznie": "online", "elektroniczny": "online", "elektroniczna": "online",
+         "elektronicznej": "online", "elektronicznego": "online",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
@@ -810,6 +823,23 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "zwrocony": "zwrot", "zwrocona": "zwrot", "zwroconego": "zwrot", "zwroconych": "zwrot", "zwroconej": "zwrot",
         "odeslac": "zwrot", "odsylac": "zwrot", "odsylamy": "zwrot", "odeslanie": "zwrot", "odeslania": "zwrot",
         "odeslany": "zwrot", "odeslane": "zwrot", "odesle": "zwrot",
+        "odsylasz": "zwrot", "odeslesz": "zwrot", "odeslij": "zwrot", "odsyla": "zwrot", "odsylaja": "zwrot", "odsylacie": "zwrot",
+        # one meaning said in other words on Polish shop and office pages (i25)
+        "dziala": "czynny", "dzialaja": "czynny", "dzialamy": "czynny",  # "działa do 23:00" = "czynny do 23:00"
+        "czeka": "trwa", "czekasz": "trwa", "czekac": "trwa", "czekania": "trwa", "oczekiwania": "trwa",
+        "oczekuje": "trwa",  # "na wydanie czeka się 7 dni" = "wydanie trwa 7 dni"
+        "pojawia": "dostepne", "pojawi": "dostepne", "pojawiaja": "dostepne", "dostepny": "dostepne",
+        "dostepna": "dostepne",  # results "pojawią się w aplikacji" = "są dostępne w aplikacji"
+        "wazny": "obowiazuje", "wazna": "obowiazuje", "wazne": "obowiazuje", "waznosc": "obowiazuje",
+        "obowiazuja": "obowiazuje", "obowiazywac": "obowiazuje",  # a ticket or permit "ważny" = "obowiązuje"
+        "zamrozenie": "zawieszenie", "zamrozic": "zawieszenie", "zamrozenia": "zawieszenie",
+        "zawiesic": "zawieszenie", "zawieszenia": "zawieszenie", "zamrozony": "zawieszenie",
+        "zawieszony": "zawieszenie",
+        # shopping ("przy zakupach powyżej 249 zł") is the order ("przy zamówieniu powyżej 249 zł")
+        "zakupy": "zamowienie", "zakupach": "zamowienie", "zakupow": "zamowienie", "zakupami": "zamowienie",
+        "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
+        "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
+        "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -929,6 +959,9 @@ PL_HOUR_ORDINALS: dict[int, tuple[str, ...]] = {
 _PL_DAY_PARTS: dict[tuple[str, ...], int] = {("rano",): 0, ("wieczorem",): 12, ("wieczor",): 12,
                                              ("po", "poludniu"): 12, ("w", "nocy"): 0}
 PHRASE_EQUIVALENTS[PL].extend([
+    # "bez limitu" = "nieograniczony"; "od daty zakupu" = "od dnia zakupu"
+    *[(("bez", word), ("bezlimitowy",)) for word in ("limitu", "limitow", "ograniczen", "ograniczenia")],
+    (("od", "daty"), ("od", "dnia")), (("z", "data"), ("z", "dniem")),
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -963,14 +996,18 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     # bringing it by car: "dowozimy", "przywozimy"
                     "dowozimy", "dowozi", "dowozone", "dowozony", "dowozona", "dowozic", "dowoz", "dowozu",
                     "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie"),
-        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany",
+                        "zarejestrujesz", "zarejestruj", "zarejestruje", "zarejestrujemy",
+                        # signing up for a visit or a course: "zapisać się" = "zarejestrować się"
+                        "zapisac", "zapisz", "zapisy", "zapisow", "zapisuje", "zapisujemy", "zapisujesz",
+                        "zapiszesz", "zapisanie", "zapisania"),
         # getting a card or an account made: the reader "wyrabia" or "zakłada" it
         "wyrobienie": ("wyrobic", "wyrabia", "wyrabiac", "wyrabiamy", "wyrobienia", "wyrabiania", "wyrabianie",
                        "wyrobiona", "wyrobiony", "wyrobione", "zalozenie", "zalozyc", "zaklada", "zakladamy",
                        "zalozenia"),
         # granting a warranty or a discount: "udzielamy 2 lat gwarancji" = "daje 2 lata gwarancji"
         "udziela": ("udzielamy", "udzielaja", "udzielic", "daje", "dajemy", "daja"),
-        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
+        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany", "wyda", "wydamy", "wydadza"),
         "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
     },
     LT: {

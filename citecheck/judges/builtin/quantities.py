@@ -408,7 +408,8 @@ class _Extractor:
                 after = toks[i + n] if i + n < len(toks) else None
                 # "must pay." / "must pay for it": paying at all; "must pay £5" (the amount is the quantity)
                 # or "must pay in 12 instalments" (how) are not
-                if after is None or after.kind == PUNCT or after.text in _PAID_AFTER:
+                if after is None or after.kind == PUNCT or after.text in _PAID_AFTER or (
+                        phrase in _OWN_COST and after.kind != NUM):
                     return self._add(i, i + n, "money", "*", PAID, PAID)
                 return 0
         return 0
@@ -645,6 +646,7 @@ for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 _PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 _PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
+_OWN_COST = frozenset(lx.PL_OWN_COST_PHRASES)
 for _phrase in lx.PAID_PHRASES:
     _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 

@@ -1333,3 +1333,42 @@ def test_polish_deadline_before_an_event_is_a_least_notice(claim: str, expected:
 ])
 def test_polish_times_in_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "na własny koszt" is a price above zero; "bez potrąceń" none
+    ("Kurtkę odeślesz do nas bezpłatnie.", "Kurtki odsyłasz na własny koszt w ciągu 14 dni.", "contradicted"),
+    ("Zwrot biletu jest bezpłatny do piątku.", "Bilet można zwrócić bez potrąceń do piątku.", "supported"),
+    ("Zwrot biletu jest płatny.", "Bilet można zwrócić bez potrąceń do piątku.", "contradicted"),
+])
+def test_polish_own_cost_and_no_deduction_are_prices(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Na kurs tańca zapiszesz się przez telefon.", "Na kurs tańca można zarejestrować się telefonicznie.",
+     "supported"),
+    ("Na wydanie karty czeka się do 10 dni.", "Wydanie karty trwa do 10 dni roboczych.", "supported"),
+    ("Na wydanie karty czeka się do 14 dni.", "Wydanie karty trwa do 10 dni.", "contradicted"),
+    ("Faktury pojawią się w aplikacji po 3 dniach.", "Faktury są dostępne w aplikacji po 3 dniach.", "supported"),
+    ("Deklarację złożysz elektronicznie.", "Deklarację można złożyć przez internet lub w urzędzie.", "supported"),
+    ("Pakiet daje nieograniczony dostęp do basenu.", "Pakiet daje dostęp do basenu bez limitu.", "supported"),
+])
+def test_polish_words_of_one_meaning(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Do okulisty nie potrzebujesz skierowania.", "supported"),
+    ("Do okulisty potrzebne jest skierowanie.", "contradicted"),
+])
+def test_polish_need_is_an_obligation(claim: str, expected: str) -> None:
+    assert status(claim, "Do okulisty skierowanie nie jest wymagane.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Urlop można wziąć najdłużej na 14 dni.", "supported"),
+    ("Urlop można wziąć najdłużej na 30 dni.", "contradicted"),
+])
+def test_polish_najdluzej_is_a_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Urlop można wziąć maksymalnie na 14 dni.") == expected
