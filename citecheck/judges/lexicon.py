@@ -613,7 +613,8 @@ STOPWORDS: dict[str, set[str]] = {
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
         przysluguje przysluguja chyba
-        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego""".split()
+        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego
+        zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -660,7 +661,7 @@ CONTRAST_GROUPS: list[set[str]] = [
      "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
      "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto",
      "poniedzialek", "poniedzialki", "wtorek", "wtorki", "sroda", "srody", "czwartek", "czwartki", "piatek",
-     "piatki", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
+     "piatki", "powszedni", "powszednie", "powszednich", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
@@ -744,7 +745,9 @@ RARER_THAN_DAILY_PHRASES: dict[str, list[tuple[str, ...]]] = {
 # names 2..7; "weekendy" 6 and 7.
 WEEKDAY_NUMBERS: dict[str, dict[str, tuple[int, ...]]] = {
     PL: {"poniedzialek": (1,), "wtorek": (2,), "sroda": (3,), "czwartek": (4,), "piatek": (5,), "sobota": (6,),
-         "niedziela": (7,), "weekend": (6, 7)},
+         "niedziela": (7,), "weekend": (6, 7),
+         # "w dni powszednie" (and "w dni robocze", read as it by PHRASE_EQUIVALENTS[PL]) names Monday to Friday
+         "powszedni": (1, 2, 3, 4, 5)},
 }
 ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
     EN: [("every", "other"), ("every", "second"), ("alternate",), ("fortnightly",), ("biweekly",)],
@@ -956,12 +959,25 @@ PL_HOUR_ORDINALS: dict[int, tuple[str, ...]] = {
     9: ("dziewiatej", "dziewiata"), 10: ("dziesiatej", "dziesiata"), 11: ("jedenastej", "jedenasta"),
     12: ("dwunastej", "dwunasta"),
 }
+# the afternoon and evening hours need no part of the day: "przed trzynastą", "do osiemnastej"
+PL_HOUR_ORDINALS_LATE: dict[int, tuple[tuple[str, ...], ...]] = {
+    13: (("trzynastej",), ("trzynasta",)), 14: (("czternastej",), ("czternasta",)),
+    15: (("pietnastej",), ("pietnasta",)), 16: (("szesnastej",), ("szesnasta",)),
+    17: (("siedemnastej",), ("siedemnasta",)), 18: (("osiemnastej",), ("osiemnasta",)),
+    19: (("dziewietnastej",), ("dziewietnasta",)), 20: (("dwudziestej",), ("dwudziesta",)),
+    21: (("dwudziestej", "pierwszej"), ("dwudziesta", "pierwsza")),
+    22: (("dwudziestej", "drugiej"), ("dwudziesta", "druga")),
+    23: (("dwudziestej", "trzeciej"), ("dwudziesta", "trzecia")),
+}
 _PL_DAY_PARTS: dict[tuple[str, ...], int] = {("rano",): 0, ("wieczorem",): 12, ("wieczor",): 12,
                                              ("po", "poludniu"): 12, ("w", "nocy"): 0}
 PHRASE_EQUIVALENTS[PL].extend([
     # "bez limitu" = "nieograniczony"; "od daty zakupu" = "od dnia zakupu"
     *[(("bez", word), ("bezlimitowy",)) for word in ("limitu", "limitow", "ograniczen", "ograniczenia")],
     (("od", "daty"), ("od", "dnia")), (("z", "data"), ("z", "dniem")),
+    # "w dni robocze" / "w dzień roboczy" as days of the week (not "2 dni robocze", a duration) = "w dni powszednie"
+    (("w", "dni", "robocze"), ("w", "dni", "powszednie")), (("w", "dzien", "roboczy"), ("w", "dni", "powszednie")), (("w", "dzien", "powszedni"), ("w", "dni", "powszednie")),
+    (("w", "dni", "roboczych"), ("w", "dni", "powszednich")),
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -975,6 +991,9 @@ PHRASE_EQUIVALENTS[PL].extend([
       for hour, forms in PL_HOUR_ORDINALS.items() for form in forms for part, shift in _PL_DAY_PARTS.items()],
     *[((before, form), (before, f"{hour}:00")) for before in ("godz", "godziny", "godzina")
       for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[((before, *form), (before, f"{hour}:00"))
+      for before in ("o", "do", "od", "przed", "po", "godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS_LATE.items() for form in forms],
 ])
 
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",

@@ -1372,3 +1372,21 @@ def test_polish_need_is_an_obligation(claim: str, expected: str) -> None:
 ])
 def test_polish_najdluzej_is_a_bound(claim: str, expected: str) -> None:
     assert status(claim, "Urlop można wziąć maksymalnie na 14 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "w dni robocze" names Monday to Friday: a Saturday is another day; "w dni powszednie" says the same
+    ("Punkt obsługi przyjmuje wnioski w soboty.", "contradicted"),
+    ("Punkt obsługi przyjmuje wnioski w dni powszednie.", "supported"),
+])
+def test_polish_working_days_are_monday_to_friday(claim: str, expected: str) -> None:
+    assert status(claim, "Punkt obsługi przyjmuje wnioski w dni robocze od 8:00 do 16:00.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # afternoon hours said as ordinals; a passive's "zostanie" adds no content
+    ("Zamówienie złożone przed czternastą zostanie wysłane jeszcze dziś.", "supported"),
+    ("Zamówienie złożone przed piętnastą zostanie wysłane jeszcze dziś.", "contradicted"),
+])
+def test_polish_afternoon_hours_in_words(claim: str, expected: str) -> None:
+    assert status(claim, "Zamówienie złożone do 14:00 wysyłamy jeszcze dziś.") == expected
