@@ -629,7 +629,8 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej", "ponad",
+         "powyzej", "ponizej"},
     LT: {"maziausiai", "bent", "daugiausia", "daugiau", "maziau", "ilgiau", "nei", "virsija", "virsys", "virsijanti",
          "virsijantiems", "virsijancioms", "virsijancio", "jaunesni", "jaunesnis", "jaunesniems", "jaunesnes",
          "vyresni", "vyresnis", "vyresniems", "vyresnes"},
@@ -840,6 +841,13 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "zawieszony": "zawieszenie",
         # shopping ("przy zakupach powyżej 249 zł") is the order ("przy zamówieniu powyżej 249 zł")
         "zakupy": "zamowienie", "zakupach": "zamowienie", "zakupow": "zamowienie", "zakupami": "zamowienie",
+        "oddzielny": "osobny", "oddzielna": "osobny", "oddzielne": "osobny", "oddzielnego": "osobny",
+        "oddzielnej": "osobny", "oddzielnym": "osobny", "osobnego": "osobny", "osobna": "osobny", "osobne": "osobny",
+        "osobnej": "osobny", "osobnym": "osobny",
+        # travelling: "jedzie" (goes by train or bus) = "podróżuje"
+        "jedzie": "podrozuje", "jada": "podrozuje", "jechac": "podrozuje", "jezdzi": "podrozuje",
+        "jezdza": "podrozuje", "podrozuja": "podrozuje", "podrozowac": "podrozuje", "podrozujesz": "podrozuje",
+        "jedziesz": "podrozuje",
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",

@@ -284,6 +284,26 @@ def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
 
 
 _FIRST_WORD = re.compile(r"\w+")
+_PL_CONDITION_OPENERS = frozenset({"jesli", "jezeli", "gdy", "kiedy", "o"})  # "o ile"; not "chyba (że)": unless
+
+
+def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
+    """The Polish claim part's condition, before or after its value: a segment with no value opened by "jeśli",
+    "jeżeli", "gdy", "kiedy", "o ile" ("Dzieci do lat 4 jadą bezpłatnie, jeśli nie zajmują osobnego miejsca").
+    Its "nie" is its own, not the value's; the passage must state the condition with the same polarity."""
+    if not any(s.quantities for s in segments):
+        return None
+    for segment in segments:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if opener == "o":
+            following = _FIRST_WORD.search(claim, found.end()) if found is not None else None
+            opener = "o" if following is not None and _fold(following.group()) == "ile" else ""
+        if opener in _PL_CONDITION_OPENERS:
+            return segment
+    return None
 
 
 def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
@@ -930,10 +950,16 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
         segments = [stated.segments[k] for k in part]
         part_key = set().union(*(s.own for s in segments)) if segments else set()
         condition = _lt_condition(claim, segments) if lang == lx.LT and len(segments) > 1 else None
+        if lang == lx.PL and len(segments) > 1:
+            condition = _pl_condition(claim, segments)
         if condition is not None:
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
-            facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))
+            said = _judge_statement(condition.own | condition.inh, condition.polarity, page, lang)
+            if lang == lx.LT or said.outcome == CONTRADICTED:
+                # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
+                # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)
+                facts.append(said)
         part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
         quantities = [(s, q) for s in segments for q in s.quantities]
         if quantities:

@@ -1390,3 +1390,24 @@ def test_polish_working_days_are_monday_to_friday(claim: str, expected: str) -> 
 ])
 def test_polish_afternoon_hours_in_words(claim: str, expected: str) -> None:
     assert status(claim, "Zamówienie złożone do 14:00 wysyłamy jeszcze dziś.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the condition's "nie" is its own, not the price's: the same sentence is backed, a flipped condition denied
+    ("Psy do 10 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego.", "supported"),
+    ("Psy do 10 kg jeżdżą za darmo, o ile nie zajmują miejsca siedzącego.", "supported"),
+    ("Psy do 10 kg podróżują bezpłatnie, jeśli zajmują miejsce siedzące.", "contradicted"),
+    ("Psy do 20 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego.", "contradicted"),
+])
+def test_polish_condition_after_the_value_keeps_its_own_negation(claim: str, expected: str) -> None:
+    passage = "Psy do 10 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego. Większe psy płacą 15 zł."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "ponad" is a bound, no content word the passage must repeat
+    ("Przy zamówieniu za ponad 150 zł dostawa jest bezpłatna.", "supported"),
+    ("Przy zamówieniu za ponad 200 zł dostawa jest bezpłatna.", "contradicted"),
+])
+def test_polish_ponad_is_a_bound_only(claim: str, expected: str) -> None:
+    assert status(claim, "Przy zamówieniu powyżej 150 zł dostawa jest bezpłatna.") == expected
