@@ -1022,7 +1022,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie",
                     # bringing it by car: "dowozimy", "przywozimy"
                     "dowozimy", "dowozi", "dowozone", "dowozony", "dowozona", "dowozic", "dowoz", "dowozu",
-                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie"),
+                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie",
+                    # what reaches the customer: "paczki przychodzą", "towar trafia do klienta", "dotrze"
+                    "przychodzi", "przychodza", "przyjdzie", "przyjda", "dociera", "docieraja", "dotrze", "dotra",
+                    "trafia", "trafiaja", "trafi"),
         "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany",
                         "zarejestrujesz", "zarejestruj", "zarejestruje", "zarejestrujemy",
                         # signing up for a visit or a course: "zapisać się" = "zarejestrować się"
@@ -1036,6 +1039,11 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "udziela": ("udzielamy", "udzielaja", "udzielic", "daje", "dajemy", "daja"),
         "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany", "wyda", "wydamy", "wydadza"),
         "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
+        # replacing a part: "wymiana ekranu" = "ekran wymieniany" = "wymieniamy ekran"
+        "wymiana": ("wymiany", "wymiane", "wymianie", "wymieniamy", "wymieniany", "wymieniana", "wymieniane",
+                    "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
+        # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
+        "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",

@@ -581,7 +581,8 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
         named = segment.own - _EXCEPTION_STEMS[lang]
         if not named:
             continue
-        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence), None)
+        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence and not s.excepted),
+                    None)
         if rule is None or not _polarity_compatible(claim_pol, rule.polarity):
             continue
         if named <= claim_words:

@@ -1411,3 +1411,25 @@ def test_polish_condition_after_the_value_keeps_its_own_negation(claim: str, exp
 ])
 def test_polish_ponad_is_a_bound_only(claim: str, expected: str) -> None:
     assert status(claim, "Przy zamówieniu powyżej 150 zł dostawa jest bezpłatna.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # every item of an exception list is an exception, not only the first (the second was backed before)
+    ("Wizyta u dermatologa wymaga skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "contradicted"),
+    ("Wizyta u okulisty wymaga skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "contradicted"),
+    ("Sale items can be returned within 30 days.",
+     "All items can be returned within 30 days, except earrings and sale items.", "contradicted"),
+])
+def test_every_item_of_an_exception_list_is_excepted(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Ekran wymieniamy w dwie godziny.", "Wymiana ekranu trwa 2 godziny.", "supported"),
+    ("Czytelnik może jednocześnie wypożyczyć 5 książek.", "Czytelnik może jednorazowo wypożyczyć 5 książek.",
+     "supported"),
+])
+def test_polish_act_families_of_replacing_and_at_one_time(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
