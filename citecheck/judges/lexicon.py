@@ -593,6 +593,11 @@ EXCEPTION_WORDS: dict[str, set[str]] = {
     LT: {"isskyrus", "isskyrti", "nebent"},
 }
 
+# The exception words after which what a sentence names is not under its rule, for a claim's statement: "except",
+# "z wyjątkiem", "išskyrus" (not "poza" / "oprócz" / "apart", which also say "outside" and "besides").
+EXCEPT_CUT_WORDS: dict[str, set[str]] = {EN: {"except", "excluding"}, PL: {"wyjatkiem", "wylaczeniem"},
+                                          LT: {"isskyrus"}}
+
 # --- words that carry no identity of a quantity ------------------------------------------------
 STOPWORDS: dict[str, set[str]] = {
     EN: set(

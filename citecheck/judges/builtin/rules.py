@@ -333,6 +333,7 @@ def _segment_opens_condition(segment: Segment, passage: _Analysis) -> bool:
 
 
 _UNLESS = {lang: frozenset(words) for lang, words in lx.UNLESS_WORDS.items()}
+_EXCEPT_CUT = {lang: frozenset(words) for lang, words in lx.EXCEPT_CUT_WORDS.items()}
 _OPPOSITE_MODAL = {"obligatory": "optional", "optional": "obligatory", "permitted": "prohibited", "prohibited": "permitted"}
 
 
@@ -353,6 +354,22 @@ def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, va
     if not key & (_content_words(words[cut + 1 :], lang) - main):
         return False
     return bool(key & main) or (value_at is not None and value_at < said[cut][0])
+
+
+def _except_said(sentence: int, key: set[str], passage: _Analysis, lang: str) -> bool:
+    """"Visits to specialists need a referral, except gynaecologists": a claim whose words are the rule's and
+    the exception's ("a gynaecologist visit needs no referral") is stated by the sentence with the opposite
+    polarity, as on both sides of "unless"."""
+    cut_words = _EXCEPT_CUT[lang]
+    said = passage.words[sentence]
+    cut = next((k for k, (_, word) in enumerate(said) if word in cut_words), None)
+    if cut is None:
+        return False  # the cheap test first: most sentences name no exception
+    words = [word for _, word in said]
+    main = _content_words(words[:cut], lang)
+    named = _content_words(words[cut + 1 :], lang) - main
+    # every word of the claim is the sentence's, some of the rule and some of what is excepted
+    return key <= main | named and bool(key & named) and bool(key & main)
 
 
 def _reads_unless(stated: _Analysis, lang: str) -> bool:
@@ -391,6 +408,13 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if stated_pol is segment.polarity:
         stated_pol = _statement_polarity(key, segment, passage, lang)
     unless_said = read_unless and _unless_said(segment.sentence, key, passage, lang)
+    if not unless_said and read_unless and _except_said(segment.sentence, key, passage, lang):
+        unless_said = True
+        if segment.excepted:  # the exception's own segment: the opposite of its rule's polarity
+            index = next(k for k, s in enumerate(passage.segments) if s is segment)
+            rule = next((s for s in reversed(passage.segments[:index])
+                         if s.sentence == segment.sentence and not s.excepted), None)
+            stated_pol = rule.polarity if rule is not None else stated_pol
     if unless_said:
         stated_pol = _opposite(stated_pol)
     compatible = _polarity_compatible(pol, stated_pol)

@@ -1433,3 +1433,16 @@ def test_every_item_of_an_exception_list_is_excepted(claim: str, passage: str, e
 ])
 def test_polish_act_families_of_replacing_and_at_one_time(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # what an exception names is stated with the rule's opposite polarity
+    ("Na wizytę u okulisty nie potrzebujesz skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "supported"),
+    ("Wadliwy towar można zwrócić.", "Nie przyjmujemy zwrotów towaru, z wyjątkiem towaru wadliwego.", "supported"),
+    ("Earrings cannot be returned.", "All items can be returned within 30 days, except earrings.", "supported"),
+    # a claim with words the sentence does not say is not read through the exception
+    ("Towar kupiony w promocji można zwrócić.", "Zwrot kosztuje 10 zł, z wyjątkiem towaru wadliwego.", "unsupported"),
+])
+def test_an_exception_states_the_rules_opposite(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
