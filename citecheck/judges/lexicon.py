@@ -634,7 +634,7 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej", "ponad",
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej", "ponad", "ciagu",
          "powyzej", "ponizej"},
     LT: {"maziausiai", "bent", "daugiausia", "daugiau", "maziau", "ilgiau", "nei", "virsija", "virsys", "virsijanti",
          "virsijantiems", "virsijancioms", "virsijancio", "jaunesni", "jaunesnis", "jaunesniems", "jaunesnes",
@@ -1016,7 +1016,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "odbior": ("odebrac", "odebrania", "odbierac", "odbiera", "odbieramy", "odebrane", "odebrany", "odebrana",
                    "odbioru", "odebranie"),
         "zakup": ("kupic", "kupiony", "kupiona", "kupione", "zakupu", "zakupie", "zakupiony", "zakupiona",
-                  "zakupione", "kupna", "kupujesz", "kupuje"),
+                  "zakupione", "kupna", "kupujesz", "kupuje",
+                  # goods "zamówione" online are goods bought ("towar zamówiony w sklepie internetowym")
+                  "zamowiony", "zamowiona", "zamowione", "zamowionego", "zamowionej", "zamowionych"),
         "zlozenie": ("skladac", "sklada", "skladamy", "skladania", "skladanie", "zlozyc", "zlozenia", "zlozony",
                      "zlozone", "zlozona", "skladasz"),
         "reklamacja": ("reklamowac", "zareklamowac", "reklamacji", "reklamacje", "reklamujemy", "reklamowany"),

@@ -1446,3 +1446,15 @@ def test_polish_act_families_of_replacing_and_at_one_time(claim: str, passage: s
 ])
 def test_an_exception_states_the_rules_opposite(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "w ciągu" is the bound of the period, not a word the passage must repeat
+    ("Kurtkę można zwrócić w ciągu 21 dni.", "Na zwrot kurtki masz 21 dni.", "supported"),
+    ("Kurtkę można zwrócić w ciągu 14 dni.", "Na zwrot kurtki masz 21 dni.", "contradicted"),
+    # goods ordered online are goods bought online
+    ("Buty zamówione przez internet można oddać w ciągu 30 dni.",
+     "Buty kupione przez internet możesz oddać w ciągu 30 dni.", "supported"),
+])
+def test_polish_within_is_a_bound_and_ordered_goods_are_bought(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
