@@ -619,7 +619,9 @@ STOPWORDS: dict[str, set[str]] = {
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
         przysluguje przysluguja chyba
         kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego
-        zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac""".split()
+        zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac
+        ktorej ktorego ktoremu ktorym ktorzy ktorymi ktorzy
+        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -853,6 +855,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "jedzie": "podrozuje", "jada": "podrozuje", "jechac": "podrozuje", "jezdzi": "podrozuje",
         "jezdza": "podrozuje", "podrozuja": "podrozuje", "podrozowac": "podrozuje", "podrozujesz": "podrozuje",
         "jedziesz": "podrozuje",
+        "liczona": "liczy", "liczonej": "liczy", "liczony": "liczy", "liczone": "liczy", "liczonego": "liczy",
+        "liczymy": "liczy",  # a warranty "liczona od daty zakupu" = "liczy się od dnia zakupu"
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
@@ -988,6 +992,19 @@ PHRASE_EQUIVALENTS[PL].extend([
     # "bez limitu" = "nieograniczony"; "od daty zakupu" = "od dnia zakupu"
     *[(("bez", word), ("bezlimitowy",)) for word in ("limitu", "limitow", "ograniczen", "ograniczenia")],
     (("od", "daty"), ("od", "dnia")), (("z", "data"), ("z", "dniem")),
+    # "do 26. roku życia" = "do 26 lat" (the ordinal's dot goes with it: words.py)
+    (("roku", "zycia"), ("lat",)),
+    # "z miesięcznym okresem wypowiedzenia" = one month's notice ("miesięczny" alone is also "monthly": only
+    # before "okres")
+    *[((adjective, period), (period, "1", unit)) for unit, adjectives in (
+        ("miesiac", ("miesieczny", "miesiecznym", "miesiecznego", "miesieczna")),
+        ("tydzien", ("tygodniowy", "tygodniowym", "tygodniowego")), ("rok", ("roczny", "rocznym", "rocznego")))
+      for adjective in adjectives for period in ("okres", "okresem", "okresu", "okresie")],
+    # occupying a seat is no duration ("zajmuje" is also "takes", read as "trwa")
+    *[((verb, *adjective, noun), ("zajmowanie", *adjective, noun))
+      for verb in ("zajmuje", "zajmuja", "zajmujesz", "zajmowac", "zajmie", "zajma")
+      for adjective in ((), ("osobnego",), ("osobne",), ("oddzielnego",), ("oddzielne",), ("wlasnego",), ("wlasne",))
+      for noun in ("miejsca", "miejsce")],
     # "w dni robocze" / "w dzień roboczy" as days of the week (not "2 dni robocze", a duration) = "w dni powszednie"
     (("w", "dni", "robocze"), ("w", "dni", "powszednie")), (("w", "dzien", "roboczy"), ("w", "dni", "powszednie")), (("w", "dzien", "powszedni"), ("w", "dni", "powszednie")),
     (("w", "dni", "roboczych"), ("w", "dni", "powszednich")),

@@ -1011,6 +1011,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # frames the value or is framed by it
             for before, segment in zip(segments, segments[1:], strict=False):
                 if segment.own and not segment.quantities and before.quantities and before.own:
+                    if segment is condition and len(segment.own & page.all_words) * 2 >= len(segment.own):
+                        continue  # a Polish condition the page says in its words: judged above for its polarity
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang,
                                                   read_unless=_reads_unless(stated, lang)))
         elif part_key:

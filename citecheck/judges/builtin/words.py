@@ -269,6 +269,8 @@ def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
             n = len(phrase)
             if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
                 start, end = tok.start, toks[i + n - 1].end
+                if phrase[0] == "roku" and len(out) >= 2 and out[-1].text == "." and out[-2].kind == NUM:
+                    out.pop()  # "do 26. roku życia": the ordinal's dot ends no sentence
                 for word in said:
                     if word.isdigit():
                         out.append(_Tok(NUM, word, start, end, float(word)))

@@ -1458,3 +1458,19 @@ def test_an_exception_states_the_rules_opposite(claim: str, passage: str, expect
 ])
 def test_polish_within_is_a_bound_and_ordered_goods_are_bought(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "z miesięcznym okresem wypowiedzenia" is one month's notice
+    ("Okres wypowiedzenia wynosi jeden miesiąc.", "Umowę wypowiesz z miesięcznym okresem wypowiedzenia.", "supported"),
+    ("Okres wypowiedzenia wynosi dwa miesiące.", "Umowę wypowiesz z miesięcznym okresem wypowiedzenia.",
+     "contradicted"),
+    # "do 18. roku życia" = "do 18 lat"
+    ("Dzieci do 18 lat wchodzą za darmo.", "Dzieci do 18. roku życia wchodzą bezpłatnie.", "supported"),
+    ("Dzieci do 16 lat wchodzą za darmo.", "Dzieci do 18. roku życia wchodzą bezpłatnie.", "contradicted"),
+    # "zajmuje miejsce" is occupying a seat, no duration
+    ("Niemowlę jedzie za darmo, jeśli nie zajmuje osobnego miejsca.",
+     "Niemowlę podróżuje bezpłatnie, o ile nie zajmuje miejsca.", "supported"),
+])
+def test_polish_notice_age_seat_and_relative_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
