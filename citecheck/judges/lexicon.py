@@ -377,7 +377,12 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
                 ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
                 # a refund "bez potrąceń" (with nothing kept back) costs nothing
-                ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen")]
+                ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen"),
+                # included in the price: no extra charge ("dostawa jest wliczona w cenę", "śniadanie w cenie")
+                *[(included, "w", price) for included in ("wliczona", "wliczony", "wliczone", "wliczana",
+                                                          "wliczany", "wliczane", "zawarta", "zawarty", "zawarte")
+                  for price in ("cene", "cenie", "koszt")],
+                ("w", "cenie")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}

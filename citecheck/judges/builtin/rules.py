@@ -995,7 +995,11 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 # (Lithuanian: counted without the words the value implies, so "imamas 20 € mokestis" after a
                 # condition keeps the condition's words)
                 own = segment.own - _IMPLIED[lang].get(q.dim, frozenset()) if lang == lx.LT else segment.own
-                key = set(segment.own) if len(own) >= 2 else segment.key
+                # (Polish: a free value opening a part after another part, "..., a śniadanie jest wliczone w
+                # cenę", is said of its own subject: it borrows no words from the part before)
+                own_subject = (lang == lx.PL and q.dim == "money" and q.hi == 0 and bool(own)
+                               and segment is segments[0] and part is not stated.parts[0])
+                key = set(segment.own) if len(own) >= 2 or own_subject else segment.key
                 key = key or part_key or set(claim_words)
                 # "costs" belongs to the price, not to the duration in the same segment.
                 for other in segment.quantities:

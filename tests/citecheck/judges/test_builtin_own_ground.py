@@ -1474,3 +1474,16 @@ def test_polish_within_is_a_bound_and_ordered_goods_are_bought(claim: str, passa
 ])
 def test_polish_notice_age_seat_and_relative_words(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # included in the price is no extra charge
+    ("W Gdańsku za montaż nie trzeba dopłacać.", "Montaż w Gdańsku jest wliczony w cenę, poza miastem kosztuje 50 zł.",
+     "supported"),
+    ("Wniesienie pralki jest wliczone w cenę.", "Za wniesienie pralki doliczamy 40 zł.", "contradicted"),
+    # a free value opening a part of its own keeps its own subject
+    ("Parking kosztuje 30 zł za dobę, a śniadanie jest wliczone w cenę.",
+     "Śniadanie jest wliczone w cenę pokoju. Parking kosztuje 30 zł za dobę.", "supported"),
+])
+def test_polish_included_in_the_price_is_free(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
