@@ -1013,6 +1013,11 @@ PHRASE_EQUIVALENTS[PL].extend([
     # "w dni robocze" / "w dzień roboczy" as days of the week (not "2 dni robocze", a duration) = "w dni powszednie"
     (("w", "dni", "robocze"), ("w", "dni", "powszednie")), (("w", "dzien", "roboczy"), ("w", "dni", "powszednie")), (("w", "dzien", "powszedni"), ("w", "dni", "powszednie")),
     (("w", "dni", "roboczych"), ("w", "dni", "powszednich")),
+    # the days a range or a weekend names, said as the day words a claim uses: "od poniedziałku do piątku" = "w
+    # dni powszednie", "w weekendy" = "w soboty (i) niedziele" (so "w soboty" and "w niedziele" are stated there)
+    *[(("od", "poniedzialku", "do", friday), ("w", "dni", "powszednie")) for friday in ("piatku", "piatek")],
+    *[(("w", weekend), ("w", "soboty", "niedziele")) for weekend in ("weekend", "weekendy", "weekendów", "weekendow")],
+    *[(("przez", "weekend"), ("w", "soboty", "niedziele"))],
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),

@@ -1487,3 +1487,15 @@ def test_polish_notice_age_seat_and_relative_words(claim: str, passage: str, exp
 ])
 def test_polish_included_in_the_price_is_free(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "w weekendy" states Saturdays and Sundays; "od poniedziałku do piątku" the working days
+    ("W niedziele basen otwiera się o 9:00.", "supported"),
+    ("W soboty basen otwiera się o 7:00.", "contradicted"),
+    ("W soboty basen jest zamknięty.", "contradicted"),
+    ("W dni powszednie basen jest czynny do 22:00.", "supported"),
+])
+def test_polish_weekend_and_weekday_ranges_name_their_days(claim: str, expected: str) -> None:
+    passage = "Basen jest czynny od poniedziałku do piątku w godz. 7:00–22:00, a w weekendy od 9:00 do 18:00."
+    assert status(claim, passage) == expected
