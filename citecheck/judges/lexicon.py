@@ -862,6 +862,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "jedziesz": "podrozuje",
         "liczona": "liczy", "liczonej": "liczy", "liczony": "liczy", "liczone": "liczy", "liczonego": "liczy",
         "liczymy": "liczy",  # a warranty "liczona od daty zakupu" = "liczy się od dnia zakupu"
+        # entry: "nieograniczony wstęp na siłownię" = "bez limitu chodzić na siłownię", "wejście na basen"
+        "wejscie": "wstep", "wejscia": "wstep", "wejsciu": "wstep", "wstepu": "wstep", "wchodzic": "wstep",
+        "wejsc": "wstep", "chodzic": "wstep", "chodzisz": "wstep", "wchodzisz": "wstep", "wejdziesz": "wstep",
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",

@@ -1499,3 +1499,12 @@ def test_polish_included_in_the_price_is_free(claim: str, passage: str, expected
 def test_polish_weekend_and_weekday_ranges_name_their_days(claim: str, expected: str) -> None:
     passage = "Basen jest czynny od poniedziałku do piątku w godz. 7:00–22:00, a w weekendy od 9:00 do 18:00."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # entry: "chodzić na basen" = "wstęp na basen" = "wejście na basen"
+    ("Z kartą Fit możesz bez limitu chodzić na basen.", "supported"),
+    ("Z kartą Fit możesz bez limitu chodzić na saunę.", "unsupported"),
+])
+def test_polish_going_in_is_entry(claim: str, expected: str) -> None:
+    assert status(claim, "Karta Fit daje nieograniczony wstęp na basen.") == expected
