@@ -836,6 +836,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "powodow": "powod",
         "okazac": "okazanie", "okazaniu": "okazanie", "okazania": "okazanie", "okazuje": "okazanie",
         "pokazac": "okazanie", "pokazania": "okazanie", "pokazaniu": "okazanie", "pokazuje": "okazanie",
+        "pokaze": "okazanie", "pokazesz": "okazanie", "pokaza": "okazanie", "okaze": "okazanie", "okazesz": "okazanie",
+        "okaza": "okazanie", "pokazujesz": "okazanie", "okazujesz": "okazanie", "okazywania": "okazanie",
+        "okazywanie": "okazanie", "okazywac": "okazanie", "pokazywania": "okazanie", "pokazywac": "okazanie",
         "zwrocony": "zwrot", "zwrocona": "zwrot", "zwroconego": "zwrot", "zwroconych": "zwrot", "zwroconej": "zwrot",
         "odeslac": "zwrot", "odsylac": "zwrot", "odsylamy": "zwrot", "odeslanie": "zwrot", "odeslania": "zwrot",
         "odeslany": "zwrot", "odeslane": "zwrot", "odesle": "zwrot",
@@ -847,6 +850,8 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "pojawia": "dostepne", "pojawi": "dostepne", "pojawiaja": "dostepne", "dostepny": "dostepne",
         "dostepna": "dostepne",  # results "pojawią się w aplikacji" = "są dostępne w aplikacji"
         "wazny": "obowiazuje", "wazna": "obowiazuje", "wazne": "obowiazuje", "waznosc": "obowiazuje",
+        "waznej": "obowiazuje", "waznego": "obowiazuje", "waznym": "obowiazuje", "wazni": "obowiazuje",
+        "waznych": "obowiazuje", "waznosci": "obowiazuje",
         "obowiazuja": "obowiazuje", "obowiazywac": "obowiazuje",  # a ticket or permit "ważny" = "obowiązuje"
         "zamrozenie": "zawieszenie", "zamrozic": "zawieszenie", "zamrozenia": "zawieszenie",
         "zawiesic": "zawieszenie", "zawieszenia": "zawieszenie", "zamrozony": "zawieszenie",

@@ -1508,3 +1508,13 @@ def test_polish_weekend_and_weekday_ranges_name_their_days(claim: str, expected:
 ])
 def test_polish_going_in_is_entry(claim: str, expected: str) -> None:
     assert status(claim, "Karta Fit daje nieograniczony wstęp na basen.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # every form of "ważny" and of showing a card: "pokaże ważną legitymację" = "po okazaniu ważnej legitymacji"
+    ("Senior zapłaci 15 zł, jeśli pokaże ważną legitymację.", "supported"),
+    ("Senior zapłaci 12 zł, jeśli pokaże ważną legitymację.", "contradicted"),
+])
+def test_polish_forms_of_valid_and_showing(claim: str, expected: str) -> None:
+    passage = "Bilet normalny kosztuje 25 zł. Seniorzy płacą 15 zł po okazaniu ważnej legitymacji."
+    assert status(claim, passage) == expected
