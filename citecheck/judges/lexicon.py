@@ -502,7 +502,10 @@ UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
          ("any",)],
     PL: [("zawsze",), ("nigdy",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
          ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
-         ("dowolnej",), ("dowolnego",)],
+         ("dowolnej",), ("dowolnego",),
+         # everywhere and for everyone: "ważny we wszystkich strefach", "w każdej placówce", "dla wszystkich"
+         ("we", "wszystkich"), ("w", "kazdej"), ("w", "kazdym"), ("wszedzie",), ("dla", "wszystkich"),
+         ("dla", "kazdego")],
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
          ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri"), ("bet", "kuriuo", "metu")],
 }

@@ -1518,3 +1518,13 @@ def test_polish_going_in_is_entry(claim: str, expected: str) -> None:
 def test_polish_forms_of_valid_and_showing(claim: str, expected: str) -> None:
     passage = "Bilet normalny kosztuje 25 zł. Seniorzy płacą 15 zł po okazaniu ważnej legitymacji."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "we wszystkich", "w każdej", "wszędzie" say it holds for all; the passage's "tylko" says otherwise
+    ("Karta parkingowa obowiązuje we wszystkich strefach miasta.", "contradicted"),
+    ("Karta parkingowa obowiązuje w każdej strefie miasta.", "contradicted"),
+    ("Karta parkingowa obowiązuje w strefie A.", "supported"),
+])
+def test_polish_everywhere_against_only(claim: str, expected: str) -> None:
+    assert status(claim, "Karta parkingowa obowiązuje tylko w strefie A.") == expected
