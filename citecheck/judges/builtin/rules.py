@@ -368,8 +368,12 @@ def _except_said(sentence: int, key: set[str], passage: _Analysis, lang: str) ->
     words = [word for _, word in said]
     main = _content_words(words[:cut], lang)
     named = _content_words(words[cut + 1 :], lang) - main
-    # every word of the claim is the sentence's, some of the rule and some of what is excepted
-    return key <= main | named and bool(key & named) and bool(key & main)
+    # every word of the claim is the sentence's, some of the rule and some of what is excepted; and the claim
+    # names one excepted item whole ("except sale items bought online" is not said of all sale items)
+    if not (key <= main | named and key & named and key & main):
+        return False
+    items = [s.own - _EXCEPTION_STEMS[lang] - main for s in passage.segments if s.sentence == sentence and s.excepted]
+    return any(item and item <= key for item in items)
 
 
 def _reads_unless(stated: _Analysis, lang: str) -> bool:

@@ -1528,3 +1528,10 @@ def test_polish_forms_of_valid_and_showing(claim: str, expected: str) -> None:
 ])
 def test_polish_everywhere_against_only(claim: str, expected: str) -> None:
     assert status(claim, "Karta parkingowa obowiązuje tylko w strefie A.") == expected
+
+
+def test_an_exception_is_read_only_for_a_whole_excepted_item() -> None:
+    passage = "All items can be returned within 30 days, except sale items bought online."
+    assert status("Sale items bought online cannot be returned.", passage) == "supported"
+    # the claim says it of all sale items; the passage excepts only those bought online
+    assert status("Sale items cannot be returned.", passage) != "supported"
