@@ -215,7 +215,8 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         (("do",), "max"), (("maksymalnie",), "max"), (("maks",), "max"), (("najwyzej",), "max"),
         (("ponizej",), "max"), (("w", "ciagu"), "max"), (("mniej", "niz"), "max"),
         (("nie", "wiecej", "niz"), "max"), (("przed",), "max"),
-        (("najpozniej",), "max"), (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
+        (("najpozniej",), "max"), (("najdluzej",), "max"), (("nie", "dluzej", "niz"), "max"),
+        (("co", "najmniej"), "min"), (("minimum",), "min"), (("min",), "min"), (("powyzej",), "min"),
         (("ponad",), "min"), (("od",), "min"), (("wiecej", "niz"), "min"), (("przynajmniej",), "min"),
         (("po",), "min"), (("otwierany", "o"), "min"), (("otwierana", "o"), "min"), (("otwierane", "o"), "min"),
         (("zamykany", "o"), "max"), (("zamykana", "o"), "max"), (("zamykane", "o"), "max"),
@@ -265,6 +266,20 @@ POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
          ("or", "below"): "max", ("and", "under"): "max", ("and", "below"): "max"},
     PL: {},
     LT: {},
+}
+
+# A notice period: a duration right before these words is time ahead of something ("24 godziny wcześniej",
+# "2 days before"), and a deadline's bound before it ("najpóźniej", "no later than", "until", "iki") makes it
+# a least time ahead, not a most.
+LEAD_TIME_AFTER: dict[str, set[str]] = {
+    EN: {"before", "beforehand", "ahead", "prior", "earlier"},
+    PL: {"wczesniej", "przed", "naprzod"},
+    LT: {"anksciau", "pries"},
+}
+DEADLINE_BOUND_WORDS: dict[str, set[str]] = {
+    EN: {"until", "later", "by"},
+    PL: {"najpozniej", "pozniej"},
+    LT: {"veliau", "velausiai", "iki"},
 }
 
 # --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
@@ -378,7 +393,14 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                   for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
                 ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
                 ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
-                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia")]
+                ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
+                # a refund "bez potrąceń" (with nothing kept back) costs nothing
+                ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen"),
+                # included in the price: no extra charge ("dostawa jest wliczona w cenę", "śniadanie w cenie")
+                *[(included, "w", price) for included in ("wliczona", "wliczony", "wliczone", "wliczana",
+                                                          "wliczany", "wliczane", "zawarta", "zawarty", "zawarte")
+                  for price in ("cene", "cenie", "koszt")],
+                ("w", "cenie")]
 # "Paid" with no amount: a price above zero, so it contradicts "free" and is stated by any price.
 PAID_WORDS = {"chargeable", "platny", "platna", "platne", "platnego", "odplatny", "odplatna", "odplatne",
               "odplatnie", "mokamas", "mokami", "mokamos"}
@@ -392,6 +414,11 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
                 ("privalote", "sumoketi"), ("reikes", "sumoketi"), ("reikes", "moketi"), ("tenka", "moketi"),
                 ("tenka", "sumoketi"), ("teks", "moketi"), ("teks", "sumoketi"), ("turi", "sumoketi"),
                 ("turi", "moketi"), *PAID_PHRASES_LT_EXTRA]
+# "Odsyłasz na własny koszt", "na koszt klienta": the customer pays, no amount; whatever words follow
+# ("na własny koszt w ciągu 14 dni"), unless a number does.
+PL_OWN_COST_PHRASES = [("na", "wlasny", "koszt"), ("na", "wlasny", "rachunek"), ("na", "twoj", "koszt"),
+                       ("na", "koszt", "klienta"), ("na", "koszt", "kupujacego"), ("na", "koszt", "zamawiajacego")]
+PAID_PHRASES += PL_OWN_COST_PHRASES
 # "Included in the price" is no extra charge, a price of zero beside the price it is included in:
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
@@ -433,7 +460,10 @@ OBLIGATION: dict[str, set[str]] = {
          "necessary", "need", "needs", "needed", "have", "has"},  # "have"/"has" only before "to"
     PL: {"musi", "musisz", "musza", "musimy", "musicie", "nalezy", "trzeba", "wymagane", "wymagany",
          "wymagana", "wymaga", "wymagaja", "wymagac", "obowiazkowe", "obowiazkowa", "obowiazkowy",
-         "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny"},
+         "obowiazkowo", "obowiazek", "konieczne", "konieczny", "konieczna", "niezbedne", "niezbedny",
+         # "nie potrzebujesz skierowania" = "skierowanie nie jest wymagane"
+         "potrzebujesz", "potrzebuje", "potrzebuja", "potrzebujecie", "potrzebne", "potrzebny", "potrzebna",
+         "potrzeba"},
     LT: {"reikia", "privaloma", "privalo", "privalote", "privalomas", "privalomi", "butina", "butinas",
          "reikalinga", "reikalingas", "reikalaujama", "turi", "turite", "reikes", "tenka", "teks", "privalu",
          "privalesite", "privales"},
@@ -494,7 +524,10 @@ UNIVERSAL_PHRASES: dict[str, list[tuple[str, ...]]] = {
          ("any",)],
     PL: [("zawsze",), ("nigdy",), ("w", "kazdej", "chwili"), ("w", "kazdym", "przypadku"), ("bez", "wyjatku"),
          ("przy", "kazdym", "zakupie"), ("przy", "kazdym", "zamowieniu"), ("dowolny",), ("dowolnym",),
-         ("dowolnej",), ("dowolnego",)],
+         ("dowolnej",), ("dowolnego",),
+         # everywhere and for everyone: "ważny we wszystkich strefach", "w każdej placówce", "dla wszystkich"
+         ("we", "wszystkich"), ("w", "kazdej"), ("w", "kazdym"), ("wszedzie",), ("dla", "wszystkich"),
+         ("dla", "kazdego")],
     LT: [("visada",), ("visuomet",), ("bet", "kada"), ("be", "isimciu"), ("bet", "kokiu", "atveju"),
          ("bet", "kuriame"), ("bet", "kurioje"), ("bet", "kuris"), ("bet", "kuri"), ("bet", "kuriuo", "metu")],
 }
@@ -594,6 +627,11 @@ EXCEPTION_WORDS: dict[str, set[str]] = {
     LT: {"isskyrus", "isskyrti", "nebent"},
 }
 
+# The exception words after which what a sentence names is not under its rule, for a claim's statement: "except",
+# "z wyjątkiem", "išskyrus" (not "poza" / "oprócz" / "apart", which also say "outside" and "besides").
+EXCEPT_CUT_WORDS: dict[str, set[str]] = {EN: {"except", "excluding"}, PL: {"wyjatkiem", "wylaczeniem"},
+                                          LT: {"isskyrus"}}
+
 # --- words that carry no identity of a quantity ------------------------------------------------
 STOPWORDS: dict[str, set[str]] = {
     EN: set(
@@ -615,7 +653,10 @@ STOPWORDS: dict[str, set[str]] = {
         kazda kazde wszystkie wszystkich ok okolo r wynosi dopiero dokonac dokonania dokonuje
         co jesli jezeli gdy kiedy wtedy nawet ile gdzie aby zeby czyli np itp itd
         przysluguje przysluguja chyba
-        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego""".split()
+        kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego
+        zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac
+        ktorej ktorego ktoremu ktorym ktorzy ktorymi ktorzy
+        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -630,7 +671,8 @@ STOPWORDS: dict[str, set[str]] = {
 # would be asked of a passage that says the same bound in other words.
 BOUND_ONLY_WORDS: dict[str, set[str]] = {
     EN: {"least"},
-    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej"},
+    PL: {"najmniej", "przynajmniej", "najwyzej", "maksymalnie", "minimum", "najpozniej", "najdluzej", "dluzej", "ponad", "ciagu",
+         "powyzej", "ponizej"},
     LT: {"maziausiai", "bent", "daugiausia", "daugiau", "maziau", "ilgiau", "nei", "virsija", "virsys", "virsijanti",
          "virsijantiems", "virsijancioms", "virsijancio", "jaunesni", "jaunesnis", "jaunesniems", "jaunesnes",
          "vyresni", "vyresnis", "vyresniems", "vyresnes"},
@@ -662,7 +704,7 @@ CONTRAST_GROUPS: list[set[str]] = [
      "monday", "tuesday", "wednesday", "thursday", "friday", "holiday", "holidays",
      "sobota", "soboty", "niedziela", "niedziele", "niedziel", "swieta", "swieto",
      "poniedzialek", "poniedzialki", "wtorek", "wtorki", "sroda", "srody", "czwartek", "czwartki", "piatek",
-     "piatki", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
+     "piatki", "powszedni", "powszednie", "powszednich", "pirmadieni", "antradieni", "treciadieni", "ketvirtadieni", "penktadieni",
      "savaitgaliais", "sestadieniais", "sestadieni", "sekmadieniais", "sekmadieni", "pirmadieniais",
      "antradieniais", "treciadieniais", "ketvirtadieniais", "penktadieniais", "sventems", "svenciu"},
     {"domestic", "international", "national", "abroad", "krajowa", "krajowy", "krajowe",
@@ -746,7 +788,9 @@ RARER_THAN_DAILY_PHRASES: dict[str, list[tuple[str, ...]]] = {
 # names 2..7; "weekendy" 6 and 7.
 WEEKDAY_NUMBERS: dict[str, dict[str, tuple[int, ...]]] = {
     PL: {"poniedzialek": (1,), "wtorek": (2,), "sroda": (3,), "czwartek": (4,), "piatek": (5,), "sobota": (6,),
-         "niedziela": (7,), "weekend": (6, 7)},
+         "niedziela": (7,), "weekend": (6, 7),
+         # "w dni powszednie" (and "w dni robocze", read as it by PHRASE_EQUIVALENTS[PL]) names Monday to Friday
+         "powszedni": (1, 2, 3, 4, 5)},
 }
 ALTERNATE_PHRASES: dict[str, list[tuple[str, ...]]] = {
     EN: [("every", "other"), ("every", "second"), ("alternate",), ("fortnightly",), ("biweekly",)],
@@ -766,6 +810,8 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "internetowy": "online", "internetowym": "online", "internetowej": "online", "internetowego": "online",
          "internetowa": "online", "internetowe": "online",
          "osobiscie": "person", "stacjonarnie": "person", "stacjonarnym": "person", "stacjonarnego": "person",
+         "elektronicznie": "online", "elektroniczny": "online", "elektroniczna": "online",
+         "elektronicznej": "online", "elektronicznego": "online",
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
@@ -820,9 +866,43 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "powodow": "powod",
         "okazac": "okazanie", "okazaniu": "okazanie", "okazania": "okazanie", "okazuje": "okazanie",
         "pokazac": "okazanie", "pokazania": "okazanie", "pokazaniu": "okazanie", "pokazuje": "okazanie",
+        "pokaze": "okazanie", "pokazesz": "okazanie", "pokaza": "okazanie", "okaze": "okazanie", "okazesz": "okazanie",
+        "okaza": "okazanie", "pokazujesz": "okazanie", "okazujesz": "okazanie", "okazywania": "okazanie",
+        "okazywanie": "okazanie", "okazywac": "okazanie", "pokazywania": "okazanie", "pokazywac": "okazanie",
         "zwrocony": "zwrot", "zwrocona": "zwrot", "zwroconego": "zwrot", "zwroconych": "zwrot", "zwroconej": "zwrot",
         "odeslac": "zwrot", "odsylac": "zwrot", "odsylamy": "zwrot", "odeslanie": "zwrot", "odeslania": "zwrot",
         "odeslany": "zwrot", "odeslane": "zwrot", "odesle": "zwrot",
+        "odsylasz": "zwrot", "odeslesz": "zwrot", "odeslij": "zwrot", "odsyla": "zwrot", "odsylaja": "zwrot", "odsylacie": "zwrot",
+        # one meaning said in other words on Polish shop and office pages (i25)
+        "dziala": "czynny", "dzialaja": "czynny", "dzialamy": "czynny",  # "działa do 23:00" = "czynny do 23:00"
+        "czeka": "trwa", "czekasz": "trwa", "czekac": "trwa", "czekania": "trwa", "oczekiwania": "trwa",
+        "oczekuje": "trwa",  # "na wydanie czeka się 7 dni" = "wydanie trwa 7 dni"
+        "pojawia": "dostepne", "pojawi": "dostepne", "pojawiaja": "dostepne", "dostepny": "dostepne",
+        "dostepna": "dostepne",  # results "pojawią się w aplikacji" = "są dostępne w aplikacji"
+        "wazny": "obowiazuje", "wazna": "obowiazuje", "wazne": "obowiazuje", "waznosc": "obowiazuje",
+        "waznej": "obowiazuje", "waznego": "obowiazuje", "waznym": "obowiazuje", "wazni": "obowiazuje",
+        "waznych": "obowiazuje", "waznosci": "obowiazuje",
+        "obowiazuja": "obowiazuje", "obowiazywac": "obowiazuje",  # a ticket or permit "ważny" = "obowiązuje"
+        "zamrozenie": "zawieszenie", "zamrozic": "zawieszenie", "zamrozenia": "zawieszenie",
+        "zawiesic": "zawieszenie", "zawieszenia": "zawieszenie", "zamrozony": "zawieszenie",
+        "zawieszony": "zawieszenie",
+        # shopping ("przy zakupach powyżej 249 zł") is the order ("przy zamówieniu powyżej 249 zł")
+        "zakupy": "zamowienie", "zakupach": "zamowienie", "zakupow": "zamowienie", "zakupami": "zamowienie",
+        "oddzielny": "osobny", "oddzielna": "osobny", "oddzielne": "osobny", "oddzielnego": "osobny",
+        "oddzielnej": "osobny", "oddzielnym": "osobny", "osobnego": "osobny", "osobna": "osobny", "osobne": "osobny",
+        "osobnej": "osobny", "osobnym": "osobny",
+        # travelling: "jedzie" (goes by train or bus) = "podróżuje"
+        "jedzie": "podrozuje", "jada": "podrozuje", "jechac": "podrozuje", "jezdzi": "podrozuje",
+        "jezdza": "podrozuje", "podrozuja": "podrozuje", "podrozowac": "podrozuje", "podrozujesz": "podrozuje",
+        "jedziesz": "podrozuje",
+        "liczona": "liczy", "liczonej": "liczy", "liczony": "liczy", "liczone": "liczy", "liczonego": "liczy",
+        "liczymy": "liczy",  # a warranty "liczona od daty zakupu" = "liczy się od dnia zakupu"
+        # entry: "nieograniczony wstęp na siłownię" = "bez limitu chodzić na siłownię", "wejście na basen"
+        "wejscie": "wstep", "wejscia": "wstep", "wejsciu": "wstep", "wstepu": "wstep", "wchodzic": "wstep",
+        "wejsc": "wstep", "chodzic": "wstep", "chodzisz": "wstep", "wchodzisz": "wstep", "wejdziesz": "wstep",
+        "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
+        "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
+        "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -989,6 +1069,71 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     LT: [],
 }
 
+# Polish times said in words: "kwadrans" = 15 minutes, "pół godziny" = 30, "półtorej godziny" = 90, "pół roku" =
+# 6 months; a time of day as an ordinal hour ("o ósmej", "wpół do ósmej" = 7:30, "przed ósmą rano", "do
+# dziesiątej wieczorem" = 22:00). A bare "od drugiej" / "do trzeciej" is also "from the second (item)", so after
+# "do", "od", "przed", "po" the hour is read only with "rano" / "wieczorem" / "w nocy" / "po południu" after it.
+PL_HOUR_ORDINALS: dict[int, tuple[str, ...]] = {
+    1: ("pierwszej", "pierwsza"), 2: ("drugiej", "druga"), 3: ("trzeciej", "trzecia"), 4: ("czwartej", "czwarta"),
+    5: ("piatej", "piata"), 6: ("szostej", "szosta"), 7: ("siodmej", "siodma"), 8: ("osmej", "osma"),
+    9: ("dziewiatej", "dziewiata"), 10: ("dziesiatej", "dziesiata"), 11: ("jedenastej", "jedenasta"),
+    12: ("dwunastej", "dwunasta"),
+}
+# the afternoon and evening hours need no part of the day: "przed trzynastą", "do osiemnastej"
+PL_HOUR_ORDINALS_LATE: dict[int, tuple[tuple[str, ...], ...]] = {
+    13: (("trzynastej",), ("trzynasta",)), 14: (("czternastej",), ("czternasta",)),
+    15: (("pietnastej",), ("pietnasta",)), 16: (("szesnastej",), ("szesnasta",)),
+    17: (("siedemnastej",), ("siedemnasta",)), 18: (("osiemnastej",), ("osiemnasta",)),
+    19: (("dziewietnastej",), ("dziewietnasta",)), 20: (("dwudziestej",), ("dwudziesta",)),
+    21: (("dwudziestej", "pierwszej"), ("dwudziesta", "pierwsza")),
+    22: (("dwudziestej", "drugiej"), ("dwudziesta", "druga")),
+    23: (("dwudziestej", "trzeciej"), ("dwudziesta", "trzecia")),
+}
+_PL_DAY_PARTS: dict[tuple[str, ...], int] = {("rano",): 0, ("wieczorem",): 12, ("wieczor",): 12,
+                                             ("po", "poludniu"): 12, ("w", "nocy"): 0}
+PHRASE_EQUIVALENTS[PL].extend([
+    # "bez limitu" = "nieograniczony"; "od daty zakupu" = "od dnia zakupu"
+    *[(("bez", word), ("bezlimitowy",)) for word in ("limitu", "limitow", "ograniczen", "ograniczenia")],
+    (("od", "daty"), ("od", "dnia")), (("z", "data"), ("z", "dniem")),
+    # "do 26. roku życia" = "do 26 lat" (the ordinal's dot goes with it: words.py)
+    (("roku", "zycia"), ("lat",)),
+    # "z miesięcznym okresem wypowiedzenia" = one month's notice ("miesięczny" alone is also "monthly": only
+    # before "okres")
+    *[((adjective, period), (period, "1", unit)) for unit, adjectives in (
+        ("miesiac", ("miesieczny", "miesiecznym", "miesiecznego", "miesieczna")),
+        ("tydzien", ("tygodniowy", "tygodniowym", "tygodniowego")), ("rok", ("roczny", "rocznym", "rocznego")))
+      for adjective in adjectives for period in ("okres", "okresem", "okresu", "okresie")],
+    # occupying a seat is no duration ("zajmuje" is also "takes", read as "trwa")
+    *[((verb, *adjective, noun), ("zajmowanie", *adjective, noun))
+      for verb in ("zajmuje", "zajmuja", "zajmujesz", "zajmowac", "zajmie", "zajma")
+      for adjective in ((), ("osobnego",), ("osobne",), ("oddzielnego",), ("oddzielne",), ("wlasnego",), ("wlasne",))
+      for noun in ("miejsca", "miejsce")],
+    # "w dni robocze" / "w dzień roboczy" as days of the week (not "2 dni robocze", a duration) = "w dni powszednie"
+    (("w", "dni", "robocze"), ("w", "dni", "powszednie")), (("w", "dzien", "roboczy"), ("w", "dni", "powszednie")), (("w", "dzien", "powszedni"), ("w", "dni", "powszednie")),
+    (("w", "dni", "roboczych"), ("w", "dni", "powszednich")),
+    # the days a range or a weekend names, said as the day words a claim uses: "od poniedziałku do piątku" = "w
+    # dni powszednie", "w weekendy" = "w soboty (i) niedziele" (so "w soboty" and "w niedziele" are stated there)
+    *[(("od", "poniedzialku", "do", friday), ("w", "dni", "powszednie")) for friday in ("piatku", "piatek")],
+    *[(("w", weekend), ("w", "soboty", "niedziele")) for weekend in ("weekend", "weekendy", "weekendów", "weekendow")],
+    *[(("przez", "weekend"), ("w", "soboty", "niedziele"))],
+    (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
+    (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
+    (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
+    *[(("wpol", "do", form), (f"{hour - 1 if hour > 1 else 12}:30",))
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[(("o", form, *part), ("o", f"{hour + shift if hour < 12 else hour}:00"))
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms for part, shift in _PL_DAY_PARTS.items()],
+    *[(("o", form), ("o", f"{hour}:00")) for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[((before, form, *part), (before, f"{hour + shift if hour < 12 else hour}:00"))
+      for before in ("do", "od", "przed", "po", "godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms for part, shift in _PL_DAY_PARTS.items()],
+    *[((before, form), (before, f"{hour}:00")) for before in ("godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS.items() for form in forms],
+    *[((before, *form), (before, f"{hour}:00"))
+      for before in ("o", "do", "od", "przed", "po", "godz", "godziny", "godzina")
+      for hour, forms in PL_HOUR_ORDINALS_LATE.items() for form in forms],
+])
+
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
 # "złożyć" / "składania", "atsiimti" / "atsiėmimas"): folded forms -> one canonical word.
 _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
@@ -996,7 +1141,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "odbior": ("odebrac", "odebrania", "odbierac", "odbiera", "odbieramy", "odebrane", "odebrany", "odebrana",
                    "odbioru", "odebranie"),
         "zakup": ("kupic", "kupiony", "kupiona", "kupione", "zakupu", "zakupie", "zakupiony", "zakupiona",
-                  "zakupione", "kupna", "kupujesz", "kupuje"),
+                  "zakupione", "kupna", "kupujesz", "kupuje",
+                  # goods "zamówione" online are goods bought ("towar zamówiony w sklepie internetowym")
+                  "zamowiony", "zamowiona", "zamowione", "zamowionego", "zamowionej", "zamowionych"),
         "zlozenie": ("skladac", "sklada", "skladamy", "skladania", "skladanie", "zlozyc", "zlozenia", "zlozony",
                      "zlozone", "zlozona", "skladasz"),
         "reklamacja": ("reklamowac", "zareklamowac", "reklamacji", "reklamacje", "reklamujemy", "reklamowany"),
@@ -1007,16 +1154,28 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "dostarczona", "dostarczone", "dostarczane", "dostarczenia", "dostarczenie",
                     # bringing it by car: "dowozimy", "przywozimy"
                     "dowozimy", "dowozi", "dowozone", "dowozony", "dowozona", "dowozic", "dowoz", "dowozu",
-                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie"),
-        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany"),
+                    "dowieziemy", "dowiezie", "przywozimy", "przywozi", "przywozone", "przywieziemy", "przywiezie",
+                    # what reaches the customer: "paczki przychodzą", "towar trafia do klienta", "dotrze"
+                    "przychodzi", "przychodza", "przyjdzie", "przyjda", "dociera", "docieraja", "dotrze", "dotra",
+                    "trafia", "trafiaja", "trafi"),
+        "rejestracja": ("zarejestrowac", "rejestrowac", "rejestracji", "rejestracje", "zarejestrowany",
+                        "zarejestrujesz", "zarejestruj", "zarejestruje", "zarejestrujemy",
+                        # signing up for a visit or a course: "zapisać się" = "zarejestrować się"
+                        "zapisac", "zapisz", "zapisy", "zapisow", "zapisuje", "zapisujemy", "zapisujesz",
+                        "zapiszesz", "zapisanie", "zapisania"),
         # getting a card or an account made: the reader "wyrabia" or "zakłada" it
         "wyrobienie": ("wyrobic", "wyrabia", "wyrabiac", "wyrabiamy", "wyrobienia", "wyrabiania", "wyrabianie",
                        "wyrobiona", "wyrobiony", "wyrobione", "zalozenie", "zalozyc", "zaklada", "zakladamy",
                        "zalozenia"),
         # granting a warranty or a discount: "udzielamy 2 lat gwarancji" = "daje 2 lata gwarancji"
         "udziela": ("udzielamy", "udzielaja", "udzielic", "daje", "dajemy", "daja"),
-        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany"),
+        "wydanie": ("wydajemy", "wydajecie", "wydaja", "wydana", "wydany", "wyda", "wydamy", "wydadza"),
         "uplywa": ("mija", "uplywa", "uplywu", "mijaja"),
+        # replacing a part: "wymiana ekranu" = "ekran wymieniany" = "wymieniamy ekran"
+        "wymiana": ("wymiany", "wymiane", "wymianie", "wymieniamy", "wymieniany", "wymieniana", "wymieniane",
+                    "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
+        # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
+        "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",

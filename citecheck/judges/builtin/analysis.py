@@ -275,7 +275,11 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
                 words=word_counts[b] - word_counts[a],  # words and numbers of the segment
-                excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]),
+                excepted=any(t.kind == W and t.text in lx.EXCEPTION_WORDS[lang] for t in seg_toks[:2]) or (
+                    # the list goes on: "except gynaecologists and psychiatrists", "z wyjątkiem ginekologa i
+                    # psychiatry" (a short segment with no value and no negation of its own)
+                    previous is not None and previous.excepted and previous.sentence == s_index
+                    and not seg_quantities and not pol.signal and word_counts[b] - word_counts[a] <= 3),
                 negated=_negated_words(seg_toks, used, lang, a) if pol.effective() == 1 and not claim else frozenset(),
             )
             if (segment.negated and inh and seg_toks[0].kind == W

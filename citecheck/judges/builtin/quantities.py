@@ -140,6 +140,12 @@ class _Extractor:
             bound = "min"  # "no later than 24 hours before" = "at least 24 hours before"
         if bound == "min" and dim == "money" and self._word(a - 1) == "po":
             bound = None  # Polish and Lithuanian "po 5 zł": five each, not five or more
+        if bound == "max" and dim == "duration" and self._word(b) in _LEAD_AFTER[self.lang] and (
+                self._word(at - 1) in _DEADLINE_LAST[self.lang]
+                or self._word(at - 2) in _DEADLINE_LAST[self.lang] and self._word(at - 1) in {"than", "nei", "niz"}):
+            # a notice period: "najpóźniej 24 godziny wcześniej", "no later than 2 days before" give at least
+            # that long ahead ("co najmniej dobę przed")
+            bound = "min"
         start, end = self.toks[a].start, self.toks[b - 1].end
         self.quantities.append(
             Quantity(
@@ -328,7 +334,9 @@ class _Extractor:
             value = int(toks[j].value)
             if _is_year(value):
                 return self._add(i, j + 1, "date", "date", 0, 0, date=(value, month, None))
-            if 1 <= value <= 31:
+            # Polish writes the day before the month ("2 maja"): after a month only a year, so "mają dwuletnią
+            # gwarancję" / "mają 2 lata" (folded "maja", they have) is no 2 May
+            if 1 <= value <= 31 and self.lang != lx.PL:
                 j += 1
                 if j < len(toks) and toks[j].text in {"st", "nd", "rd", "th"}:
                     j += 1
@@ -403,7 +411,8 @@ class _Extractor:
                 after = toks[i + n] if i + n < len(toks) else None
                 # "must pay." / "must pay for it": paying at all; "must pay £5" (the amount is the quantity)
                 # or "must pay in 12 instalments" (how) are not
-                if after is None or after.kind == PUNCT or after.text in _PAID_AFTER:
+                if after is None or after.kind == PUNCT or after.text in _PAID_AFTER or (
+                        phrase in _OWN_COST and after.kind != NUM):
                     return self._add(i, i + n, "money", "*", PAID, PAID)
                 return 0
         return 0
@@ -658,6 +667,7 @@ for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 _PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 _PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
+_OWN_COST = frozenset(lx.PL_OWN_COST_PHRASES)
 for _phrase in lx.PAID_PHRASES:
     _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 
@@ -675,6 +685,11 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
                                  lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values(), lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT,
                                  lx.PL_ONE_UNIT_WITHIN, lx.LT_UNLIMITED_WORDS)
+
+# A deadline's bound ("najpóźniej", "no later than", "until") before a duration said before something
+# ("24 godziny wcześniej", "2 days before"): the time ahead is at least that long.
+_LEAD_AFTER = {lang: frozenset(words) for lang, words in lx.LEAD_TIME_AFTER.items()}
+_DEADLINE_LAST = {lang: frozenset(words) for lang, words in lx.DEADLINE_BOUND_WORDS.items()}
 
 _UNIT_WORD = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 

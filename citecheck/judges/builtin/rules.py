@@ -298,6 +298,28 @@ def _en_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
     return first if found is not None and found.group().lower() in _EN_CONDITION_OPENERS else None
 
 
+_PL_CONDITION_OPENERS = frozenset({"jesli", "jezeli", "gdy", "kiedy", "o"})  # "o ile"; not "chyba (że)": unless
+
+
+def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
+    """The Polish claim part's condition, before or after its value: a segment with no value opened by "jeśli",
+    "jeżeli", "gdy", "kiedy", "o ile" ("Dzieci do lat 4 jadą bezpłatnie, jeśli nie zajmują osobnego miejsca").
+    Its "nie" is its own, not the value's; the passage must state the condition with the same polarity."""
+    if not any(s.quantities for s in segments):
+        return None
+    for segment in segments:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if opener == "o":
+            following = _FIRST_WORD.search(claim, found.end()) if found is not None else None
+            opener = "o" if following is not None and _fold(following.group()) == "ile" else ""
+        if opener in _PL_CONDITION_OPENERS:
+            return segment
+    return None
+
+
 def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
     """The polarity a segment states the claim's words with: its own, or, when it goes on a list after a negated
     segment of its sentence ("We cannot take building rubble, garden waste or asbestos"; "closed on Christmas
@@ -325,6 +347,7 @@ def _segment_opens_condition(segment: Segment, passage: _Analysis) -> bool:
 
 
 _UNLESS = {lang: frozenset(words) for lang, words in lx.UNLESS_WORDS.items()}
+_EXCEPT_CUT = {lang: frozenset(words) for lang, words in lx.EXCEPT_CUT_WORDS.items()}
 _OPPOSITE_MODAL = {"obligatory": "optional", "optional": "obligatory", "permitted": "prohibited", "prohibited": "permitted"}
 
 
@@ -345,6 +368,26 @@ def _unless_said(sentence: int, key: set[str], passage: _Analysis, lang: str, va
     if not key & (_content_words(words[cut + 1 :], lang) - main):
         return False
     return bool(key & main) or (value_at is not None and value_at < said[cut][0])
+
+
+def _except_said(sentence: int, key: set[str], passage: _Analysis, lang: str) -> bool:
+    """"Visits to specialists need a referral, except gynaecologists": a claim whose words are the rule's and
+    the exception's ("a gynaecologist visit needs no referral") is stated by the sentence with the opposite
+    polarity, as on both sides of "unless"."""
+    cut_words = _EXCEPT_CUT[lang]
+    said = passage.words[sentence]
+    cut = next((k for k, (_, word) in enumerate(said) if word in cut_words), None)
+    if cut is None:
+        return False  # the cheap test first: most sentences name no exception
+    words = [word for _, word in said]
+    main = _content_words(words[:cut], lang)
+    named = _content_words(words[cut + 1 :], lang) - main
+    # every word of the claim is the sentence's, some of the rule and some of what is excepted; and the claim
+    # names one excepted item whole ("except sale items bought online" is not said of all sale items)
+    if not (key <= main | named and key & named and key & main):
+        return False
+    items = [s.own - _EXCEPTION_STEMS[lang] - main for s in passage.segments if s.sentence == sentence and s.excepted]
+    return any(item and item <= key for item in items)
 
 
 def _reads_unless(stated: _Analysis, lang: str) -> bool:
@@ -383,6 +426,13 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if stated_pol is segment.polarity:
         stated_pol = _statement_polarity(key, segment, passage, lang)
     unless_said = read_unless and _unless_said(segment.sentence, key, passage, lang)
+    if not unless_said and read_unless and _except_said(segment.sentence, key, passage, lang):
+        unless_said = True
+        if segment.excepted:  # the exception's own segment: the opposite of its rule's polarity
+            index = next(k for k, s in enumerate(passage.segments) if s is segment)
+            rule = next((s for s in reversed(passage.segments[:index])
+                         if s.sentence == segment.sentence and not s.excepted), None)
+            stated_pol = rule.polarity if rule is not None else stated_pol
     if unless_said:
         stated_pol = _opposite(stated_pol)
     compatible = _polarity_compatible(pol, stated_pol)
@@ -596,7 +646,8 @@ def _exception_named(stated: _Analysis, claim_words: set[str], page: _Analysis, 
         named = segment.own - _EXCEPTION_STEMS[lang]
         if not named:
             continue
-        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence), None)
+        rule = next((s for s in reversed(page.segments[:index]) if s.sentence == segment.sentence and not s.excepted),
+                    None)
         if rule is None or not _polarity_compatible(claim_pol, rule.polarity):
             continue
         if named <= claim_words:
@@ -967,10 +1018,16 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
         condition = _lt_condition(claim, segments) if lang == lx.LT and len(segments) > 1 else None
         if lang == lx.EN and len(segments) > 1:
             condition = _en_condition(claim, segments)
+        if lang == lx.PL and len(segments) > 1:
+            condition = _pl_condition(claim, segments)
         if condition is not None and condition.own:
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
-            facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))
+            said = _judge_statement(condition.own | condition.inh, condition.polarity, page, lang)
+            if lang != lx.PL or said.outcome == CONTRADICTED:
+                # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
+                # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)
+                facts.append(said)
         part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
         quantities = [(s, q) for s in segments for q in s.quantities]
         if quantities:
@@ -981,7 +1038,11 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 # (Lithuanian: counted without the words the value implies, so "imamas 20 € mokestis" after a
                 # condition keeps the condition's words)
                 own = segment.own - _IMPLIED[lang].get(q.dim, frozenset()) if lang == lx.LT else segment.own
-                key = set(segment.own) if len(own) >= 2 else segment.key
+                # (Polish: a free value opening a part after another part, "..., a śniadanie jest wliczone w
+                # cenę", is said of its own subject: it borrows no words from the part before)
+                own_subject = (lang == lx.PL and q.dim == "money" and q.hi == 0 and bool(own)
+                               and segment is segments[0] and part is not stated.parts[0])
+                key = set(segment.own) if len(own) >= 2 or own_subject else segment.key
                 key = key or part_key or set(claim_words)
                 # "costs" belongs to the price, not to the duration in the same segment.
                 for other in segment.quantities:
@@ -997,6 +1058,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # frames the value or is framed by it
             for before, segment in zip(segments, segments[1:], strict=False):
                 if segment.own and not segment.quantities and before.quantities and before.own:
+                    if segment is condition and len(segment.own & page.all_words) * 2 >= len(segment.own):
+                        continue  # a Polish condition the page says in its words: judged above for its polarity
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang,
                                                   read_unless=_reads_unless(stated, lang)))
         elif part_key:

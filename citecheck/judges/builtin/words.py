@@ -280,12 +280,19 @@ def _en_clock_words(toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-# lx.PHRASE_EQUIVALENTS by first word, longest first.
-_PHRASES: dict[str, dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]] = {lang: {} for lang in lx.LANGUAGES}
+# lx.PHRASE_EQUIVALENTS by first word (one-word phrases) and by first two words (longer ones), longest first:
+# a token tries only the phrases that its own and the next word open, not every phrase of its first word.
+_Phrase = tuple[tuple[str, ...], tuple[str, ...]]
+_PHRASES_ONE: dict[str, dict[str, list[_Phrase]]] = {lang: {} for lang in lx.LANGUAGES}
+_PHRASES_TWO: dict[str, dict[tuple[str, str], list[_Phrase]]] = {lang: {} for lang in lx.LANGUAGES}
 for _lang, _pairs in lx.PHRASE_EQUIVALENTS.items():
     for _phrase, _said in sorted(_pairs, key=lambda pair: len(pair[0]), reverse=True):
-        _PHRASES[_lang].setdefault(_phrase[0], []).append((_phrase, _said))
-_PHRASE_FIRST = {lang: frozenset(by_first) for lang, by_first in _PHRASES.items()}
+        if len(_phrase) == 1:
+            _PHRASES_ONE[_lang].setdefault(_phrase[0], []).append((_phrase, _said))
+        else:
+            _PHRASES_TWO[_lang].setdefault((_phrase[0], _phrase[1]), []).append((_phrase, _said))
+_PHRASE_FIRST = {lang: frozenset(_PHRASES_ONE[lang]) | frozenset(first for first, _ in _PHRASES_TWO[lang])
+                 for lang in lx.LANGUAGES}
 
 
 def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
@@ -295,17 +302,31 @@ def _rewrite_phrases(toks: list[_Tok], lang: str) -> list[_Tok]:
     first = _PHRASE_FIRST[lang]
     if not any(tok.text in first for tok in toks):
         return toks  # the cheap test first: most sentences hold no phrase
+    one, two = _PHRASES_ONE[lang], _PHRASES_TWO[lang]
     out: list[_Tok] = []
     i = 0
     while i < len(toks):
         tok = toks[i]
-        for phrase, said in _PHRASES[lang].get(tok.text, ()):
+        if tok.text not in first:
+            out.append(tok)
+            i += 1
+            continue
+        candidates: list[_Phrase] = []
+        if i + 1 < len(toks):
+            candidates.extend(two.get((tok.text, toks[i + 1].text), ()))
+        candidates.extend(one.get(tok.text, ()))
+        for phrase, said in candidates:
             n = len(phrase)
-            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(1, n)):
+            if i + n <= len(toks) and all(toks[i + k].text == phrase[k] for k in range(2, n)):
                 start, end = tok.start, toks[i + n - 1].end
+                if phrase[0] == "roku" and len(out) >= 2 and out[-1].text == "." and out[-2].kind == NUM:
+                    out.pop()  # "do 26. roku życia": the ordinal's dot ends no sentence
                 for word in said:
                     if word.isdigit():
                         out.append(_Tok(NUM, word, start, end, float(word)))
+                    elif ":" in word:  # a time of day said in words ("wpół do ósmej" -> 7:30)
+                        hours, minutes = word.split(":")
+                        out.append(_Tok(CLOCK, word, start, end, float(int(hours) * 60 + int(minutes))))
                     else:
                         out.append(_Tok(SYM if word == "%" else W, word, start, end))
                 i += n

@@ -1481,3 +1481,234 @@ def test_en_an_if_clause_keeps_its_negation(claim: str, expected: str) -> None:
 def test_en_letting_us_know_is_telling_us(claim: str, expected: str) -> None:
     passage = "If you need to change your booking, let us know at least 2 days in advance."
     assert status(claim, passage) == expected
+# --- i25 Polish ---
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "mają" (they have) folds to "maja" (of May): after a month Polish writes only a year, not a day
+    ("Odkurzacze mają dwuletnią gwarancję.", "supported"),
+    ("Odkurzacze mają trzyletnią gwarancję.", "contradicted"),
+])
+def test_polish_maja_before_a_number_is_no_date(claim: str, expected: str) -> None:
+    assert status(claim, "Na odkurzacze dajemy 24 miesiące gwarancji.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "najpóźniej 48 godzin wcześniej" is at least two days ahead, as "co najmniej dwa dni przed"
+    ("Rezerwację można anulować co najmniej dwa dni wcześniej.", "supported"),
+    ("Rezerwację można anulować nawet 3 godziny wcześniej.", "contradicted"),
+])
+def test_polish_deadline_before_an_event_is_a_least_notice(claim: str, expected: str) -> None:
+    assert status(claim, "Rezerwację można anulować najpóźniej 48 godzin wcześniej.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Basen otwiera się o wpół do siódmej.", "Basen jest czynny od 6:30 do 21:00.", "supported"),
+    ("Basen otwiera się o wpół do siódmej.", "Basen jest czynny od 7:30 do 21:00.", "contradicted"),
+    ("Konsultacja w poradni trwa kwadrans.", "Konsultacja w poradni trwa 15 minut.", "supported"),
+    ("Konsultacja w poradni trwa pół godziny.", "Konsultacja w poradni trwa 15 minut.", "contradicted"),
+    ("Biuro jest czynne do dziesiątej wieczorem.", "Biuro jest czynne do 22:00.", "supported"),
+])
+def test_polish_times_in_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "na własny koszt" is a price above zero; "bez potrąceń" none
+    ("Kurtkę odeślesz do nas bezpłatnie.", "Kurtki odsyłasz na własny koszt w ciągu 14 dni.", "contradicted"),
+    ("Zwrot biletu jest bezpłatny do piątku.", "Bilet można zwrócić bez potrąceń do piątku.", "supported"),
+    ("Zwrot biletu jest płatny.", "Bilet można zwrócić bez potrąceń do piątku.", "contradicted"),
+])
+def test_polish_own_cost_and_no_deduction_are_prices(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Na kurs tańca zapiszesz się przez telefon.", "Na kurs tańca można zarejestrować się telefonicznie.",
+     "supported"),
+    ("Na wydanie karty czeka się do 10 dni.", "Wydanie karty trwa do 10 dni roboczych.", "supported"),
+    ("Na wydanie karty czeka się do 14 dni.", "Wydanie karty trwa do 10 dni.", "contradicted"),
+    ("Faktury pojawią się w aplikacji po 3 dniach.", "Faktury są dostępne w aplikacji po 3 dniach.", "supported"),
+    ("Deklarację złożysz elektronicznie.", "Deklarację można złożyć przez internet lub w urzędzie.", "supported"),
+    ("Pakiet daje nieograniczony dostęp do basenu.", "Pakiet daje dostęp do basenu bez limitu.", "supported"),
+])
+def test_polish_words_of_one_meaning(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Do okulisty nie potrzebujesz skierowania.", "supported"),
+    ("Do okulisty potrzebne jest skierowanie.", "contradicted"),
+])
+def test_polish_need_is_an_obligation(claim: str, expected: str) -> None:
+    assert status(claim, "Do okulisty skierowanie nie jest wymagane.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Urlop można wziąć najdłużej na 14 dni.", "supported"),
+    ("Urlop można wziąć najdłużej na 30 dni.", "contradicted"),
+])
+def test_polish_najdluzej_is_a_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Urlop można wziąć maksymalnie na 14 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "w dni robocze" names Monday to Friday: a Saturday is another day; "w dni powszednie" says the same
+    ("Punkt obsługi przyjmuje wnioski w soboty.", "contradicted"),
+    ("Punkt obsługi przyjmuje wnioski w dni powszednie.", "supported"),
+])
+def test_polish_working_days_are_monday_to_friday(claim: str, expected: str) -> None:
+    assert status(claim, "Punkt obsługi przyjmuje wnioski w dni robocze od 8:00 do 16:00.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # afternoon hours said as ordinals; a passive's "zostanie" adds no content
+    ("Zamówienie złożone przed czternastą zostanie wysłane jeszcze dziś.", "supported"),
+    ("Zamówienie złożone przed piętnastą zostanie wysłane jeszcze dziś.", "contradicted"),
+])
+def test_polish_afternoon_hours_in_words(claim: str, expected: str) -> None:
+    assert status(claim, "Zamówienie złożone do 14:00 wysyłamy jeszcze dziś.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the condition's "nie" is its own, not the price's: the same sentence is backed, a flipped condition denied
+    ("Psy do 10 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego.", "supported"),
+    ("Psy do 10 kg jeżdżą za darmo, o ile nie zajmują miejsca siedzącego.", "supported"),
+    ("Psy do 10 kg podróżują bezpłatnie, jeśli zajmują miejsce siedzące.", "contradicted"),
+    ("Psy do 20 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego.", "contradicted"),
+])
+def test_polish_condition_after_the_value_keeps_its_own_negation(claim: str, expected: str) -> None:
+    passage = "Psy do 10 kg podróżują bezpłatnie, jeśli nie zajmują miejsca siedzącego. Większe psy płacą 15 zł."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "ponad" is a bound, no content word the passage must repeat
+    ("Przy zamówieniu za ponad 150 zł dostawa jest bezpłatna.", "supported"),
+    ("Przy zamówieniu za ponad 200 zł dostawa jest bezpłatna.", "contradicted"),
+])
+def test_polish_ponad_is_a_bound_only(claim: str, expected: str) -> None:
+    assert status(claim, "Przy zamówieniu powyżej 150 zł dostawa jest bezpłatna.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # every item of an exception list is an exception, not only the first (the second was backed before)
+    ("Wizyta u dermatologa wymaga skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "contradicted"),
+    ("Wizyta u okulisty wymaga skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "contradicted"),
+    ("Sale items can be returned within 30 days.",
+     "All items can be returned within 30 days, except earrings and sale items.", "contradicted"),
+])
+def test_every_item_of_an_exception_list_is_excepted(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Ekran wymieniamy w dwie godziny.", "Wymiana ekranu trwa 2 godziny.", "supported"),
+    ("Czytelnik może jednocześnie wypożyczyć 5 książek.", "Czytelnik może jednorazowo wypożyczyć 5 książek.",
+     "supported"),
+])
+def test_polish_act_families_of_replacing_and_at_one_time(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # what an exception names is stated with the rule's opposite polarity
+    ("Na wizytę u okulisty nie potrzebujesz skierowania.",
+     "Wizyty u specjalistów wymagają skierowania, z wyjątkiem okulisty i dermatologa.", "supported"),
+    ("Wadliwy towar można zwrócić.", "Nie przyjmujemy zwrotów towaru, z wyjątkiem towaru wadliwego.", "supported"),
+    ("Earrings cannot be returned.", "All items can be returned within 30 days, except earrings.", "supported"),
+    # a claim with words the sentence does not say is not read through the exception
+    ("Towar kupiony w promocji można zwrócić.", "Zwrot kosztuje 10 zł, z wyjątkiem towaru wadliwego.", "unsupported"),
+])
+def test_an_exception_states_the_rules_opposite(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "w ciągu" is the bound of the period, not a word the passage must repeat
+    ("Kurtkę można zwrócić w ciągu 21 dni.", "Na zwrot kurtki masz 21 dni.", "supported"),
+    ("Kurtkę można zwrócić w ciągu 14 dni.", "Na zwrot kurtki masz 21 dni.", "contradicted"),
+    # goods ordered online are goods bought online
+    ("Buty zamówione przez internet można oddać w ciągu 30 dni.",
+     "Buty kupione przez internet możesz oddać w ciągu 30 dni.", "supported"),
+])
+def test_polish_within_is_a_bound_and_ordered_goods_are_bought(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "z miesięcznym okresem wypowiedzenia" is one month's notice
+    ("Okres wypowiedzenia wynosi jeden miesiąc.", "Umowę wypowiesz z miesięcznym okresem wypowiedzenia.", "supported"),
+    ("Okres wypowiedzenia wynosi dwa miesiące.", "Umowę wypowiesz z miesięcznym okresem wypowiedzenia.",
+     "contradicted"),
+    # "do 18. roku życia" = "do 18 lat"
+    ("Dzieci do 18 lat wchodzą za darmo.", "Dzieci do 18. roku życia wchodzą bezpłatnie.", "supported"),
+    ("Dzieci do 16 lat wchodzą za darmo.", "Dzieci do 18. roku życia wchodzą bezpłatnie.", "contradicted"),
+    # "zajmuje miejsce" is occupying a seat, no duration
+    ("Niemowlę jedzie za darmo, jeśli nie zajmuje osobnego miejsca.",
+     "Niemowlę podróżuje bezpłatnie, o ile nie zajmuje miejsca.", "supported"),
+])
+def test_polish_notice_age_seat_and_relative_words(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # included in the price is no extra charge
+    ("W Gdańsku za montaż nie trzeba dopłacać.", "Montaż w Gdańsku jest wliczony w cenę, poza miastem kosztuje 50 zł.",
+     "supported"),
+    ("Wniesienie pralki jest wliczone w cenę.", "Za wniesienie pralki doliczamy 40 zł.", "contradicted"),
+    # a free value opening a part of its own keeps its own subject
+    ("Parking kosztuje 30 zł za dobę, a śniadanie jest wliczone w cenę.",
+     "Śniadanie jest wliczone w cenę pokoju. Parking kosztuje 30 zł za dobę.", "supported"),
+])
+def test_polish_included_in_the_price_is_free(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "w weekendy" states Saturdays and Sundays; "od poniedziałku do piątku" the working days
+    ("W niedziele basen otwiera się o 9:00.", "supported"),
+    ("W soboty basen otwiera się o 7:00.", "contradicted"),
+    ("W soboty basen jest zamknięty.", "contradicted"),
+    ("W dni powszednie basen jest czynny do 22:00.", "supported"),
+])
+def test_polish_weekend_and_weekday_ranges_name_their_days(claim: str, expected: str) -> None:
+    passage = "Basen jest czynny od poniedziałku do piątku w godz. 7:00–22:00, a w weekendy od 9:00 do 18:00."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # entry: "chodzić na basen" = "wstęp na basen" = "wejście na basen"
+    ("Z kartą Fit możesz bez limitu chodzić na basen.", "supported"),
+    ("Z kartą Fit możesz bez limitu chodzić na saunę.", "unsupported"),
+])
+def test_polish_going_in_is_entry(claim: str, expected: str) -> None:
+    assert status(claim, "Karta Fit daje nieograniczony wstęp na basen.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # every form of "ważny" and of showing a card: "pokaże ważną legitymację" = "po okazaniu ważnej legitymacji"
+    ("Senior zapłaci 15 zł, jeśli pokaże ważną legitymację.", "supported"),
+    ("Senior zapłaci 12 zł, jeśli pokaże ważną legitymację.", "contradicted"),
+])
+def test_polish_forms_of_valid_and_showing(claim: str, expected: str) -> None:
+    passage = "Bilet normalny kosztuje 25 zł. Seniorzy płacą 15 zł po okazaniu ważnej legitymacji."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "we wszystkich", "w każdej", "wszędzie" say it holds for all; the passage's "tylko" says otherwise
+    ("Karta parkingowa obowiązuje we wszystkich strefach miasta.", "contradicted"),
+    ("Karta parkingowa obowiązuje w każdej strefie miasta.", "contradicted"),
+    ("Karta parkingowa obowiązuje w strefie A.", "supported"),
+])
+def test_polish_everywhere_against_only(claim: str, expected: str) -> None:
+    assert status(claim, "Karta parkingowa obowiązuje tylko w strefie A.") == expected
+
+
+def test_an_exception_is_read_only_for_a_whole_excepted_item() -> None:
+    passage = "All items can be returned within 30 days, except sale items bought online."
+    assert status("Sale items bought online cannot be returned.", passage) == "supported"
+    # the claim says it of all sale items; the passage excepts only those bought online
+    assert status("Sale items cannot be returned.", passage) != "supported"
