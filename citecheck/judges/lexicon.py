@@ -71,6 +71,13 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
         "tukstancio": 1000, "tukstanciu": 1000, "puse": 0.5, "puses": 0.5, "pusei": 0.5,  # "pusę metų"
         "pusantro": 1.5, "pusantros": 1.5, "pusantra": 1.5, "pusantru": 1.5, "pusantrais": 1.5,  # "pusantros valandos"
+        # the genitive of eleven to nineteen and of the tens ("vaikai iki aštuoniolikos metų", "iki trisdešimties
+        # dienų"), and the tens sixty to ninety
+        "vienuolikos": 11, "dvylikos": 12, "trylikos": 13, "keturiolikos": 14, "penkiolikos": 15, "sesiolikos": 16,
+        "septyniolikos": 17, "astuoniolikos": 18, "devyniolikos": 19, "dvidesimties": 20, "trisdesimties": 30,
+        "keturiasdesimties": 40, "penkiasdesimties": 50, "sesiasdesimt": 60, "sesiasdesimties": 60,
+        "septyniasdesimt": 70, "septyniasdesimties": 70, "astuoniasdesimt": 80, "astuoniasdesimties": 80,
+        "devyniasdesimt": 90, "devyniasdesimties": 90,
     },
 }
 
@@ -100,11 +107,11 @@ _DURATION = {
              "val", "valanda", "valandos", "valandu", "valandas", "valandoms", "valandomis"],
     "day": ["day", "days", "dzien", "dni", "dnia", "doba", "doby", "dobe", "dob", "dniach",
             "diena", "dienos", "dienu", "dienas", "dienai", "dienoms", "dienomis", "paros", "paru", "paras",
-            "paroms"],
+            "paroms", "para", "parai"],
     "week": ["week", "weeks", "wk", "wks", "tydzien", "tygodnie", "tygodni", "tygodnia", "tygodniach",
-             "savaite", "savaites", "savaiciu", "savaitems", "savaitemis"],
+             "savaite", "savaites", "savaiciu", "savaitems", "savaitemis", "savaitei"],
     "month": ["month", "months", "mth", "mths", "miesiac", "miesiace", "miesiecy", "miesiaca", "mies",
-              "menuo", "menesio", "menesiu", "menesius", "menesi", "men", "menesiai", "menesiams", "menesiais"],
+              "menuo", "menesio", "menesiu", "menesius", "menesi", "men", "menesiai", "menesiams", "menesiais", "menesiui"],
     "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach", "metai", "metu", "metus", "metams"],
 }
 # A month is a twelfth of a year, so "12 months" = "one year" (and 30 days is not a month).
@@ -153,7 +160,7 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
     "zlotych": ("PLN", 1.0), "zlote": ("PLN", 1.0), "zlotego": ("PLN", 1.0), "pln": ("PLN", 1.0),
     "gr": ("PLN", 0.01), "groszy": ("PLN", 0.01), "yen": ("JPY", 1.0), "jenow": ("JPY", 1.0),
     "jpy": ("JPY", 1.0), "chf": ("CHF", 1.0), "ct": ("EUR", 0.01), "cents": ("USD", 0.01),
-    "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0),
+    "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0), "eura": ("EUR", 1.0),
     "centu": ("EUR", 0.01), "centai": ("EUR", 0.01),
 }
 # "pounds" after a number is sterling in a sentence about a price and not about a weight ("delivery costs 3.50
@@ -352,6 +359,10 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("ne", "reikia", "sumoketi"), ("apmoketi", "ne", "reikia"), ("ne", "reikia", "apmoketi"),
                 ("moketi", "ne", "reikes"), ("ne", "reikes", "moketi"), ("papildomai", "moketi", "ne", "reikia"),
                 ("papildomai", "ne", "reikia", "moketi"), ("papildomai", "ne", "mokama"),
+                # "be jokio mokesčio", "jokio mokesčio netaikoma", "neapmokestinami" (no fee is charged)
+                ("be", "jokio", "mokescio"), ("be", "jokiu", "mokesciu"), ("jokio", "mokescio", "ne", "taikoma"),
+                ("jokiu", "mokesciu", "ne", "taikoma"), ("mokestis", "ne", "taikomas"), ("mokesciu", "ne", "taikoma"),
+                ("ne", "apmokestinami"), ("ne", "apmokestinama"), ("ne", "apmokestinamas"), ("ne", "apmokestinamos"),
                 # Polish says "you pay nothing" with negative concord ("nic nie zapłacisz", "nigdy nie trzeba
                 # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
                 *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
@@ -593,7 +604,7 @@ STOPWORDS: dict[str, set[str]] = {
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
-        mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
+        mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias kuriuos kurio kuria kuriems kurioje kuriame taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
         apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
         atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
@@ -854,6 +865,27 @@ SYNONYMS[EN].update({
     "offered": "available", "offers": "available", "offer": "available",
 })
 
+# Lithuanian words of shop, warranty and service pages that say one thing: a battery is an "akumuliatorius" or a
+# "baterija"; goods "atkeliauja" (arrive) where the shop "pristato" (delivers) them; a yearly or monthly price is
+# "metinis" / "mėnesinis" where the page says "per metus" / "per mėnesį"; a card or a certificate is "parengiama",
+# "paruošiama" or "pagaminama" (made ready); a surcharge is paid "papildomai" or is an "antkainis".
+SYNONYMS[LT].update({
+    **dict.fromkeys(("akumuliatorius", "akumuliatoriaus", "akumuliatoriui", "akumuliatoriu", "akumuliatoriai",
+                     "akumuliatoriams", "akumuliatoriuje", "baterija", "baterijos", "baterijai", "baterijoje",
+                     "baterijas", "baterijoms"), "baterija"),
+    **dict.fromkeys(("atkeliauja", "atkeliaus", "atkeliauti", "atkeliaujanti", "pasiekia", "pasieks",
+                     "atvezama", "atvezamos", "atvezami", "atvezamas", "atveziame", "pristatomos", "pristatomas",
+                     "pristatysime", "pristato"), "pristatymas"),
+    **dict.fromkeys(("metinis", "metine", "metinio", "metines", "metini", "metiniai", "metinius", "metiniam"), "metus"),
+    **dict.fromkeys(("menesinis", "menesine", "menesinio", "menesines", "menesini", "menesiniai", "menesinius",
+                     "menesiniam"), "menesi"),
+    **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
+                     "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
+                     "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "parengimas"),
+    **dict.fromkeys(("antkainis", "antkainio", "antkaini", "antkainiu", "primoketi", "primokama", "primokate",
+                     "primoka", "primokesite", "priemoka", "priemokos", "priemoka"), "antkainis"),
+})
+
 # English phrases of shop and service pages that say one thing in other words, read as one wording before
 # anything else reads the tokens: "every day" / "seven days a week" = "daily", "in advance" = "ahead",
 # "send back" = "return", "half price" = "50% discount". Folded words (digits as written); the longest
@@ -899,7 +931,14 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("%", "off"), ("%", "discount")), (("percent", "off"), ("%", "discount")),
     ],
     PL: [],
-    LT: [],
+    LT: [
+        # "šeštadieniais ir sekmadieniais" is the weekend
+        *[((sat, "ir", sun), ("savaitgaliais",)) for sat in ("sestadieniais", "sestadieni")
+          for sun in ("sekmadieniais", "sekmadieni")],
+        # "perpus pigiau", "už pusę kainos": a half-price discount
+        *[((half, "pigiau"), ("50", "%", "nuolaida")) for half in ("perpus", "dvigubai")],
+        (("uz", "puse", "kainos"), ("50", "%", "nuolaida")), (("puse", "kainos"), ("50", "%", "nuolaida")),
+    ],
 }
 
 # Verbs and nouns of one shop or office act, whose stems differ ("odebrać" / "odbiór", "kupić" / "zakup",
@@ -933,9 +972,21 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",
-                       "atsiimamos"),
+                       "atsiimamos", "atsiimta", "atsiimtas", "atsiimtos", "atsiimti", "pasiimti", "pasiimama",
+                       "pasiimami", "pasiimamas", "pasiimate", "pasiimsite", "pasiimti", "pasiimta", "pasiimant"),
         "pirkimas": ("pirkti", "pirkta", "pirkimo", "pirkimas", "nupirktas", "nupirkti", "nupirktus", "nupirkta",
-                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus"),
+                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus", "isigijimo", "isigijimas",
+                     "isigijima", "isigijus", "isigyjant", "isigyja", "isigyjate", "perkant", "perka", "perkate", "perkama",
+                     "perkamas", "perkami", "perkamos", "perkame", "perkamu",
+                     "pirkus"),
+        # deducting a fee from a refund: "išskaičiuojamas 10 % mokestis" = "atskaitoma 10 %"
+        "isskaiciavimas": ("isskaiciuojamas", "isskaiciuojama", "isskaiciuojami", "isskaiciuojame", "isskaiciuoti",
+                           "atskaitoma", "atskaitomas", "atskaitomi", "atskaito", "atskaitome", "atskaiciuojama",
+                           "atskaiciuojamas", "nuskaiciuojama", "nuskaiciuojamas", "nuskaitoma", "nuskaitomas",
+                           "isskaitoma", "isskaitomas"),
+        # paying with a card in a shop: "atsiskaitymai kortele" = "mokant kortele"
+        "atsiskaitymas": ("atsiskaityti", "atsiskaitymai", "atsiskaitymas", "atsiskaitymo", "atsiskaitymu",
+                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
         "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),

@@ -1302,3 +1302,45 @@ def test_a_price_only_for_a_case_the_claim_leaves_out_is_not_backed(claim: str, 
 ])
 def test_a_count_counts_its_noun_past_an_adjective(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 Lithuanian ---
+
+# --- Lithuanian: the genitive of 11-19 and of the tens, "eurą", one "parą" / "savaitę" ------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Nuolaida taikoma jaunimui iki dvidešimties metų.", "Nuolaida taikoma jaunimui iki 20 metų.", "supported"),
+    ("Nuolaida taikoma jaunimui iki penkiolikos metų.", "Nuolaida taikoma jaunimui iki 20 metų.", "contradicted"),
+    ("Už vežimą reikia primokėti vieną eurą.", "Už vežimą taikomas 1 € antkainis.", "supported"),
+    ("Už vežimą reikia primokėti du eurus.", "Už vežimą taikomas 1 € antkainis.", "contradicted"),
+])
+def test_lithuanian_number_word_cases(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: one meaning in other words (battery, arrive, yearly, made ready, card payments, weekend) ---
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Baterijai suteikiama 6 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.", "supported"),
+    ("Baterijai suteikiama 12 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.", "contradicted"),
+    ("Metinis abonementas kainuoja 120 €.", "Abonementas kainuoja 120 € per metus.", "supported"),
+    ("Pažymėjimas paruošiamas per 2 darbo dienas.", "Pažymėjimas pagaminamas per 2 darbo dienas.", "supported"),
+    ("Pažymėjimas paruošiamas per 5 darbo dienas.", "Pažymėjimas pagaminamas per 2 darbo dienas.", "contradicted"),
+    ("Šeštadieniais ir sekmadieniais biblioteka dirba nuo 10 iki 15 val.",
+     "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.", "supported"),
+    ("Šeštadieniais ir sekmadieniais biblioteka dirba nuo 10 iki 18 val.",
+     "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.", "contradicted"),
+    ("Mokant kortele degalinėse jokio mokesčio netaikoma.", "Atsiskaitymai kortele degalinėse neapmokestinami.",
+     "supported"),
+    ("Dviratį įsigijus internetu, jis pristatomas per 4 dienas.",
+     "Perkant dviratį internetu, jis atkeliauja per 4 dienas.", "supported"),
+])
+def test_lithuanian_synonym_families(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_synonyms_do_not_back_an_unstated_claim() -> None:
+    # the battery's warranty does not back a claim about the screen, nor a weekend a Monday
+    assert status("Ekranui taikoma 6 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.") != "supported"
+    assert status("Pirmadieniais biblioteka dirba nuo 10 iki 15 val.",
+                  "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.") != "supported"
