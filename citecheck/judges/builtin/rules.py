@@ -196,6 +196,13 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     key = key - _IMPLIED[lang].get(q.dim, frozenset())
     if not key:
         return _Fact(UNSTATED, f"'{label}' is not tied to anything the passage names")
+    # A word of the sentence that another value's segment says itself belongs to that value, not to this one:
+    # "free at our ATMs, other banks' ATMs – €1.99" gives "other" to €1.99 ("kitų bankų bankomatuose – 1,99 €").
+    owned_elsewhere: dict[int, set[str]] = {}
+    for segment, _p in candidates:
+        owned_elsewhere.setdefault(id(segment), set()).update(
+            word for other, _o in candidates if other is not segment and other.sentence == segment.sentence
+            for word in other.own)
     scored: list[tuple[float, float, float, Segment, Quantity]] = []
     for segment, p in candidates:
         ownish = segment.key
@@ -205,7 +212,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         m_inh = len((key & segment.inh) - segment.own)
         if m_own + m_inh == 0:
             continue  # the value's own words say nothing the claim says
-        m_ctx = len((key & segment.ctx) - ownish)
+        context = segment.ctx - (owned_elsewhere[id(segment)] - ownish)
+        m_ctx = len((key & context) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
         # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
         score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
@@ -216,7 +224,7 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         # Coverage for a contradiction counts the value's own sentence only; for support the
         # page's topic words (its first sentence) count too ("council tax" named once on top).
         coverage = (m_own + m_inh + m_ctx) / len(key)
-        support_coverage = len(key & (ownish | segment.ctx | passage.topic)) / len(key)
+        support_coverage = len(key & (ownish | context | passage.topic)) / len(key)
         scored.append((score, coverage, support_coverage, segment, p))
     if not scored:
         return _Fact(UNSTATED, f"the passage gives '{label}'-like values only for other cases")

@@ -1344,3 +1344,15 @@ def test_lithuanian_synonyms_do_not_back_an_unstated_claim() -> None:
     assert status("Ekranui taikoma 6 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.") != "supported"
     assert status("Pirmadieniais biblioteka dirba nuo 10 iki 15 val.",
                   "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.") != "supported"
+
+
+# --- a word another value's segment says itself belongs to that value (ellipsis after a dash) -------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Registracija kitų miestų klinikose nemokama.", "contradicted"),
+    ("Registracija kitų miestų klinikose kainuoja 3 € už vizitą.", "supported"),
+    ("Registracija mūsų klinikose nemokama.", "supported"),
+])
+def test_a_word_of_another_values_segment_is_not_this_values(claim: str, expected: str) -> None:
+    passage = "Registracija mūsų klinikose nemokama, kitų miestų klinikose – 3 € už vizitą."
+    assert status(claim, passage) == expected
