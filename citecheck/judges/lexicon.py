@@ -989,7 +989,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                           "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
-        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
+        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama",
+                       # showing a receipt or a card is presenting it: "parodžius kortelę" = "pateikus kortelę"
+                       "pateikus", "parodyti", "parodzius", "parode", "parodes", "parodziusiems", "parodote",
+                       "parodykite", "parodzius", "parodant"),
         "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
         # those who receive a benefit: "pašalpos gavėjai" = "pašalpą gaunantys asmenys"
         "gavejas": ("gavejai", "gaveju", "gavejams", "gavejas", "gaveja", "gavejui", "gaunantys", "gaunantiems",

@@ -944,6 +944,10 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))
         part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
         quantities = [(s, q) for s in segments for q in s.quantities]
+        # "Studentai, parodę pažymėjimą, moka 29 €": a one-word opening segment cut off by a participle clause is
+        # the subject of what follows, so it names what the value is for
+        subject = (segments[0].own if len(segments) > 2 and segments[0].words == 1 and not segments[0].quantities
+                   else set())
         if quantities:
             for segment, q in quantities:
                 bound_page = _binding_segment(segment, page) if len(segment.quantities) > 1 else None
@@ -954,6 +958,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 own = segment.own - _IMPLIED[lang].get(q.dim, frozenset()) if lang == lx.LT else segment.own
                 key = set(segment.own) if len(own) >= 2 else segment.key
                 key = key or part_key or set(claim_words)
+                if subject and segment is not segments[0]:
+                    key = key | subject
                 # "costs" belongs to the price, not to the duration in the same segment.
                 for other in segment.quantities:
                     if other is not q:

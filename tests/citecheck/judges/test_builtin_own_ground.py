@@ -1356,3 +1356,14 @@ def test_lithuanian_synonyms_do_not_back_an_unstated_claim() -> None:
 def test_a_word_of_another_values_segment_is_not_this_values(claim: str, expected: str) -> None:
     passage = "Registracija mūsų klinikose nemokama, kitų miestų klinikose – 3 € už vizitą."
     assert status(claim, passage) == expected
+
+
+# --- a one-word opening segment before a participle clause is the subject of the value ----------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Senjorai, parodę pensininko pažymėjimą, už bilietą moka keturis eurus.", "supported"),
+    ("Senjorai, parodę pensininko pažymėjimą, už bilietą moka aštuonis eurus.", "contradicted"),
+])
+def test_lithuanian_opening_subject_names_the_value(claim: str, expected: str) -> None:
+    passage = "Bilietas kainuoja 8 €, o senjorams – 4 €, pateikus pensininko pažymėjimą."
+    assert status(claim, passage) == expected
