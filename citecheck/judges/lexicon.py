@@ -398,6 +398,14 @@ PL_ONE_UNIT_WITHIN = {"roku", "tygodnia", "miesiaca", "doby", "godziny"}
 PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten", "tym", "kazdy", "kolejny", "nastepny",
                          "ostatni", "przyszly", "biezacy", "poprzedni", "zeszly", "pierwszy", "drugi", "jeden", "jedna",
                          "jego", "dany", "szkolny", "akademicki", "kalendarzowy", "/"}
+# A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
+# valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
+# it another span ("kiekvienam mėnesiui", "tam mėnesiui"). ("Per metus" after a price is its rate, read there.)
+LT_ONE_UNIT = frozenset({"para", "savaite", "menesi", "valanda"})
+LT_ONE_UNIT_AFTER = frozenset({"pries", "per", "bent"})
+LT_ONE_UNIT_DATIVE = frozenset({"metams", "menesiui", "savaitei", "parai"})
+LT_ONE_UNIT_NOT_AFTER = frozenset({"kiekvienam", "kiekviena", "kitam", "kitai", "tam", "tai", "ateinanciam",
+                                   "ateinanciai", "siam", "siai", "sitam", "sitai", "einamajam", "kartus", "karta"})
 # Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
 # in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
 # "północ" / "południe" are also north and south, so only these forms after these words are read.

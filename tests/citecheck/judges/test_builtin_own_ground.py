@@ -1367,3 +1367,23 @@ def test_a_word_of_another_values_segment_is_not_this_values(claim: str, expecte
 def test_lithuanian_opening_subject_names_the_value(claim: str, expected: str) -> None:
     passage = "Bilietas kainuoja 8 €, o senjorams – 4 €, pateikus pensininko pažymėjimą."
     assert status(claim, passage) == expected
+
+
+# --- Lithuanian: a unit with no number is one of it ("prieš parą", "per savaitę", "apribojama metams") ------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Apie atvykimą reikia pranešti prieš parą.", "Apie atvykimą reikia pranešti prieš 24 valandas.", "supported"),
+    ("Apie atvykimą reikia pranešti prieš parą.", "Apie atvykimą reikia pranešti prieš 48 valandas.", "contradicted"),
+    ("Paskyra užblokuojama metams.", "Paskyra užblokuojama 12 mėnesių.", "supported"),
+    ("Paskyra užblokuojama metams.", "Paskyra užblokuojama 6 mėnesiams.", "contradicted"),
+    ("Siunta pristatoma per savaitę.", "Siunta pristatoma per 7 dienas.", "supported"),
+    ("Siunta pristatoma per savaitę.", "Siunta pristatoma per 3 dienas.", "contradicted"),
+])
+def test_lithuanian_one_unit_without_a_number(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_rate_and_frequency_are_not_one_unit() -> None:
+    # "du kartus per savaitę" is how often, "30 € per parą" a rate: neither a one-week or one-day span
+    assert status("Treniruotės vyksta du kartus per savaitę.", "Treniruotės vyksta du kartus per savaitę.") == "supported"
+    assert status("Nuoma kainuoja 30 € per parą.", "Nuoma kainuoja 30 € per parą.") == "supported"
