@@ -614,7 +614,7 @@ STOPWORDS: dict[str, set[str]] = {
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias kuriuos kurio kuria kuriems kurioje kuriame taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai atskirai kada kuriuo
         atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
     ),
 }
@@ -819,6 +819,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
         "mokama": "kaina", "moka": "kaina", "apmoka": "kaina", "sumoka": "kaina",
+        # who bears a cost: "išlaidas padengia" = "išlaidas apmoka"
+        "padengia": "kaina", "padengiame": "kaina", "padengs": "kaina", "padengsime": "kaina", "padengti": "kaina",
+        "dengia": "kaina", "padengiamos": "kaina", "padengiama": "kaina",
         "pristatome": "pristatymas", "pristatomi": "pristatymas", "pristatoma": "pristatymas",
         "pristatymo": "pristatymas", "siunciame": "pristatymas", "issiunciame": "pristatymas",
         "issiunciami": "pristatymas", "issiunciamas": "pristatymas", "siuntimas": "pristatymas",
@@ -1036,6 +1039,9 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
               # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
               "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame",
+              # the price of using or visiting a thing is its price ("už saunos lankymą mokama" = sauna's price)
+              "lankyma", "lankymas", "lankymo", "naudojima", "naudojimas", "naudojimo", "naudojimasi",
+              "naudojimosi",
               "opiewa", "opiewajace", "opiewajacy", "opiewajaca",  # "zamówienie opiewa na 1500 zł"
               "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",

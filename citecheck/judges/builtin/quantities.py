@@ -651,7 +651,7 @@ _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 _PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
-_PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
+_PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai", "atskirai"})
 for _phrase in lx.PAID_PHRASES:
     _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 

@@ -1387,3 +1387,15 @@ def test_lithuanian_rate_and_frequency_are_not_one_unit() -> None:
     # "du kartus per savaitę" is how often, "30 € per parą" a rate: neither a one-week or one-day span
     assert status("Treniruotės vyksta du kartus per savaitę.", "Treniruotės vyksta du kartus per savaitę.") == "supported"
     assert status("Nuoma kainuoja 30 € per parą.", "Nuoma kainuoja 30 € per parą.") == "supported"
+
+
+# --- paying "separately" / for using a thing against "included in the price"; who "covers" a cost ----------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Už baseino naudojimą reikia mokėti atskirai.", "Baseinas įskaičiuotas į nakvynės kainą.", "contradicted"),
+    ("Už rankšluosčius reikia mokėti atskirai.", "Rankšluosčiai įskaičiuoti į nakvynės kainą.", "contradicted"),
+    ("Siuntimo išlaidas padengia pirkėjas.", "Siuntimo išlaidas apmoka pirkėjas.", "supported"),
+    ("Siuntimo išlaidas padengia pardavėjas.", "Siuntimo išlaidas apmoka pirkėjas.", "contradicted"),
+])
+def test_paid_separately_and_who_covers_a_cost(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
