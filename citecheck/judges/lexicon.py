@@ -762,7 +762,10 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
          "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
-         "telefonu": "phone", "pastu": "post"},
+         "telefonu": "phone", "pastu": "post",
+         # calling is by phone: "paskambinus" = "telefonu"
+         "paskambinus": "phone", "paskambinti": "phone", "paskambine": "phone", "paskambinkite": "phone",
+         "skambinant": "phone", "skambinkite": "phone", "skambindami": "phone", "skambinti": "phone"},
 }
 
 # Words treated as one meaning (folded raw words -> canonical raw word, stemmed afterwards).
@@ -831,6 +834,11 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "atvira": "dirba", "atviri": "dirba", "atviros": "dirba", "atidaroma": "dirba", "atidaromi": "dirba",
  "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
+        # getting a permit or a card is its being issued: "leidimą gausite" = "leidimas išduodamas" (not "gavimo",
+        # the receipt of goods, nor "gaunantys", those who receive a benefit)
+        "gauti": "isdavimas", "gausite": "isdavimas", "gausi": "isdavimas", "gaus": "isdavimas",
+        "gausime": "isdavimas", "gaunate": "isdavimas", "gauna": "isdavimas", "gaunamas": "isdavimas",
+        "gaunama": "isdavimas", "gaunami": "isdavimas", "gaunamos": "isdavimas",
         # a pet is an animal on a hotel or transport page ("su augintiniu" = "su gyvūnu")
         "augintinis": "gyvunas", "augintinio": "gyvunas", "augintiniu": "gyvunas", "augintini": "gyvunas",
         "augintiniai": "gyvunas", "augintinius": "gyvunas", "augintiniams": "gyvunas", "augintiniais": "gyvunas",
@@ -1046,7 +1054,8 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
-    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja"},  # "rabat 8% obowiązuje przy ..."
+    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja",
+                "suma", "sumos", "sumai", "suma"},  # "atskaitoma 10 % sumos": a percentage is of an amount  # "rabat 8% obowiązuje przy ..."
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
               "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

@@ -1399,3 +1399,21 @@ def test_lithuanian_rate_and_frequency_are_not_one_unit() -> None:
 ])
 def test_paid_separately_and_who_covers_a_cost(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- Lithuanian: getting a permit is its being issued; calling is by phone; a percentage is of a sum --------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Kortelę gausite per 10 dienų.", "Kortelė išduodama per 10 dienų.", "supported"),
+    ("Kortelę gausite per 3 dienas.", "Kortelė išduodama per 10 dienų.", "contradicted"),
+    ("Vizitą galima užsisakyti paskambinus.", "Vizitą galima užsisakyti telefonu.", "supported"),
+    ("Vizitą galima užsisakyti paskambinus.", "Vizitą galima užsisakyti tik internetu.", "contradicted"),
+    ("Atšaukus užsakymą, iš sumos atskaitoma 5 %.", "Atšaukus užsakymą, išskaičiuojamas 5 % mokestis.", "supported"),
+])
+def test_lithuanian_get_call_and_sum(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_receipt_of_goods_is_not_issuing() -> None:
+    # "nuo gavimo" (from receipt) is not "išdavimas": a claim about issuing is not backed by it
+    assert status("Prekė išduodama per 14 dienų.", "Prekę galite grąžinti per 14 dienų nuo jos gavimo.") != "supported"
