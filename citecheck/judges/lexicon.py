@@ -1055,7 +1055,7 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
     "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja",
-                "suma", "sumos", "sumai", "suma"},  # "atskaitoma 10 % sumos": a percentage is of an amount  # "rabat 8% obowiązuje przy ..."
+                "suma", "sumos", "sumai"},  # "rabat 8% obowiązuje przy ...", "atskaitoma 10 % sumos"
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
               "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},
