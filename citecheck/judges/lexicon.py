@@ -398,6 +398,9 @@ PL_ONE_UNIT_WITHIN = {"roku", "tygodnia", "miesiaca", "doby", "godziny"}
 PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten", "tym", "kazdy", "kolejny", "nastepny",
                          "ostatni", "przyszly", "biezacy", "poprzedni", "zeszly", "pierwszy", "drugi", "jeden", "jedna",
                          "jego", "dany", "szkolny", "akademicki", "kalendarzowy", "/"}
+# Lithuanian active participles opening a clause that describes the subject ("Vaikai, neužimantys atskiros
+# vietos, nemoka", "nenurodydamas priežasties"): folded word endings, read on words of seven letters or more.
+LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius", "damas", "dami", "dama", "damos")
 # A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
 # valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
 # it another span ("kiekvienam mėnesiui", "tam mėnesiui"). ("Per metus" after a price is its rate, read there.)
@@ -901,6 +904,10 @@ SYNONYMS[LT].update({
     **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
                      "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
                      "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "parengimas"),
+    # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
+    **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
+                     "keliaujantys", "vaziuoja", "vaziuoti", "vaziavimas", "vaziavimo", "vaziavima", "vaziuojant",
+                     "vaziuojantys", "vaziuojate", "vaziuosite"), "kelione"),
     **dict.fromkeys(("antkainis", "antkainio", "antkaini", "antkainiu", "primoketi", "primokama", "primokate",
                      "primoka", "primokesite", "priemoka", "priemokos", "priemoka"), "antkainis"),
 })

@@ -260,6 +260,8 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             previous = Segment(own=set(), inh=set(opening.own), ctx=opening.ctx, polarity=Polarity(None, 0, False),
                                quantities=[], sentence=opening.sentence, start=opening.start, end=opening.end)
         pending_empty: list[Segment] = []
+        described = False  # the previous segment is a Lithuanian participle clause
+        described_of: Segment | None = None  # the segment before it
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]
             own = owns[b_index]
@@ -268,9 +270,16 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             seg_quantities = [q for q in quantities if a <= q.tok_start < b]
             inh: set[str] = set()
             if previous is not None:
-                inh = _drop_replaced(previous.key, own, lang)
-                if not pol.signal and len(own) < 2:
+                # after a participle clause, the words of what it describes go on ("Vaikai, neužimantys vietos,
+                # nemoka": the children do not pay)
+                inh = _drop_replaced((described_of or previous).key if described else previous.key, own, lang)
+                if not pol.signal and len(own) < 2 and not described:
                     pol = previous.polarity
+            described_of = previous if not described else described_of
+            # a Lithuanian participle clause ("neužimantys atskiros vietos") describes the subject: its "ne" is
+            # not lent to the short segment after it
+            opener = next((t.text for t in seg_toks if t.kind == W and t.text != "ne"), "")
+            described = lang == lx.LT and len(opener) >= 7 and opener.endswith(lx.LT_PARTICIPLE_ENDINGS)
             segment = Segment(
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,

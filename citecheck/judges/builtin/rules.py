@@ -294,6 +294,20 @@ def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
 _FIRST_WORD = re.compile(r"\w+")
 
 
+def _lt_participle_clauses(claim: str, segments: Sequence[Segment]) -> list[Segment]:
+    """The Lithuanian claim's middle segments with no value opened by an active participle ("Vaikai,
+    neužimantys atskiros vietos, už kelionę nemoka"): they describe the subject, so their polarity is their own."""
+    out = []
+    for segment in segments[1:-1]:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if len(opener) >= 7 and opener.endswith(lx.LT_PARTICIPLE_ENDINGS):
+            out.append(segment)
+    return out
+
+
 def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
     """The polarity a segment states the claim's words with: its own, or, when it goes on a list after a negated
     segment of its sentence ("We cannot take building rubble, garden waste or asbestos"; "closed on Christmas
@@ -942,7 +956,12 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
             facts.append(_judge_statement(condition.own | condition.inh, condition.polarity, page, lang))
-        part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
+        described = _lt_participle_clauses(claim, segments) if lang == lx.LT and len(segments) > 2 else []
+        for clause in described:
+            # "Vaikai, neužimantys atskiros vietos, nemoka": the participle's "ne" describes the children, not
+            # the price; the clause is a statement the passage must make with the same polarity
+            facts.append(_judge_statement(clause.own | clause.inh, clause.polarity, page, lang))
+        part_pol = _merge_polarity([s.polarity for s in segments if s is not condition and s not in described])
         quantities = [(s, q) for s in segments for q in s.quantities]
         # "Studentai, parodę pažymėjimą, moka 29 €": a one-word opening segment cut off by a participle clause is
         # the subject of what follows, so it names what the value is for

@@ -1417,3 +1417,15 @@ def test_lithuanian_get_call_and_sum(claim: str, passage: str, expected: str) ->
 def test_lithuanian_receipt_of_goods_is_not_issuing() -> None:
     # "nuo gavimo" (from receipt) is not "išdavimas": a claim about issuing is not backed by it
     assert status("Prekė išduodama per 14 dienų.", "Prekę galite grąžinti per 14 dienų nuo jos gavimo.") != "supported"
+
+
+# --- Lithuanian: a participle clause describes the subject; its "ne" is not the claim's --------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jaunesni nei penkerių metų vaikai, neužimantys atskiros vietos, už kelionę nemoka.", "supported"),
+    ("Jaunesni nei penkerių metų vaikai, neužimantys atskiros vietos, už kelionę moka 2 €.", "contradicted"),
+    ("Jaunesni nei penkerių metų vaikai, užimantys atskirą vietą, už kelionę nemoka.", "contradicted"),
+])
+def test_lithuanian_participle_clause_keeps_its_own_negation(claim: str, expected: str) -> None:
+    passage = "Vaikai iki 5 metų važiuoja nemokamai, jei jiems neužimama atskira vieta."
+    assert status(claim, passage) == expected
