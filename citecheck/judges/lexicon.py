@@ -135,6 +135,10 @@ UNITS: dict[str, tuple[str, str, float]] = {}
 for _unit, _words in _DURATION.items():
     for _w in _words:
         UNITS[_w] = ("duration", _unit, float(_DURATION_FACTOR[_unit]))
+# Lithuanian "pusmetis" is half a year, six months ("per pusmetį" = "per šešis mėnesius")
+LT_HALF_YEAR_WORDS = ("pusmetis", "pusmeti", "pusmecio", "pusmeciui", "pusmeciai", "pusmecius", "pusmeciu")
+for _w in LT_HALF_YEAR_WORDS:
+    UNITS[_w] = ("duration", "month", 6.0 * _DURATION_FACTOR["month"])
 for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
     for (_unit, _factor), _words in _table.items():
         for _w in _words:
@@ -404,9 +408,9 @@ LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius
 # A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
 # valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
 # it another span ("kiekvienam mėnesiui", "tam mėnesiui"). ("Per metus" after a price is its rate, read there.)
-LT_ONE_UNIT = frozenset({"para", "savaite", "menesi", "valanda"})
+LT_ONE_UNIT = frozenset({"para", "savaite", "menesi", "valanda", "pusmeti"})
 LT_ONE_UNIT_AFTER = frozenset({"pries", "per", "bent"})
-LT_ONE_UNIT_DATIVE = frozenset({"metams", "menesiui", "savaitei", "parai"})
+LT_ONE_UNIT_DATIVE = frozenset({"metams", "menesiui", "savaitei", "parai", "pusmeciui"})
 LT_ONE_UNIT_NOT_AFTER = frozenset({"kiekvienam", "kiekviena", "kitam", "kitai", "tam", "tai", "ateinanciam",
                                    "ateinanciai", "siam", "siai", "sitam", "sitai", "einamajam", "kartus", "karta"})
 # Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,

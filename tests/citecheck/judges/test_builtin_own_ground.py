@@ -1429,3 +1429,11 @@ def test_lithuanian_receipt_of_goods_is_not_issuing() -> None:
 def test_lithuanian_participle_clause_keeps_its_own_negation(claim: str, expected: str) -> None:
     passage = "Vaikai iki 5 metų važiuoja nemokamai, jei jiems neužimama atskira vieta."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Sutartis sudaroma pusmečiui.", "Sutartis sudaroma 6 mėnesiams.", "supported"),
+    ("Sutartis sudaroma pusmečiui.", "Sutartis sudaroma 3 mėnesiams.", "contradicted"),
+])
+def test_lithuanian_half_year_is_six_months(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
