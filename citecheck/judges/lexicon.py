@@ -367,6 +367,9 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("be", "jokio", "mokescio"), ("be", "jokiu", "mokesciu"), ("jokio", "mokescio", "ne", "taikoma"),
                 ("jokiu", "mokesciu", "ne", "taikoma"), ("mokestis", "ne", "taikomas"), ("mokesciu", "ne", "taikoma"),
                 ("ne", "apmokestinami"), ("ne", "apmokestinama"), ("ne", "apmokestinamas"), ("ne", "apmokestinamos"),
+                # "jokio antkainio nėra", "be antkainio": no surcharge
+                ("jokio", "antkainio", "nera"), ("jokiu", "antkainiu", "nera"), ("antkainio", "nera"),
+                ("be", "antkainio"), ("be", "jokio", "antkainio"), ("be", "priemokos"), ("priemokos", "nera"),
                 # Polish says "you pay nothing" with negative concord ("nic nie zapłacisz", "nigdy nie trzeba
                 # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
                 *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))

@@ -1437,3 +1437,11 @@ def test_lithuanian_participle_clause_keeps_its_own_negation(claim: str, expecte
 ])
 def test_lithuanian_half_year_is_six_months(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Perkant bilietą autobuse jokio antkainio nėra.", "contradicted"),
+    ("Perkant bilietą autobuse reikia primokėti 2 eurus.", "supported"),
+])
+def test_lithuanian_no_surcharge_against_a_surcharge(claim: str, expected: str) -> None:
+    assert status(claim, "Perkant bilietą autobuse taikomas 2 € antkainis.") == expected
