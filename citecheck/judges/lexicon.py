@@ -408,6 +408,13 @@ PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten",
 # Lithuanian active participles opening a clause that describes the subject ("Vaikai, neužimantys atskiros
 # vietos, nemoka", "nenurodydamas priežasties"): folded word endings, read on words of seven letters or more.
 LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius", "damas", "dami", "dama", "damos")
+# The Lithuanian words a claim names the page's reader by ("Pirkėjas gali grąžinti prekę") where the page speaks to
+# them ("Prekę galite grąžinti"): said by a sentence with a second-person verb or "jūs" (folded words).
+LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams", "pirkejo", "pirkeju", "klientas",
+                                "klientai", "klientui", "klientams", "kliento", "klientu", "vartotojas", "vartotojai",
+                                "vartotojui", "vartotojams", "vartotojo", "vartotoju"})
+LT_YOU_WORDS = frozenset({"jus", "jums", "jusu", "jumis"})
+LT_YOU_ENDINGS = ("ite", "ate", "ote")
 # A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
 # valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
 # it another span ("kiekvienam mėnesiui", "tam mėnesiui"). ("Per metus" after a price is its rate, read there.)

@@ -182,6 +182,15 @@ def _only_for_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated
     return None
 
 
+_LT_ADDRESSEE = frozenset(_stem(word, lx.LT) for word in lx.LT_ADDRESSEE_WORDS)
+
+
+def _speaks_to_you(segment: Segment, passage: _Analysis) -> bool:
+    """The segment's sentence speaks to the reader: a Lithuanian second-person verb ("galite") or "jūs"."""
+    return any(word in lx.LT_YOU_WORDS or (len(word) >= 6 and word.endswith(lx.LT_YOU_ENDINGS))
+               for _, word in passage.words[segment.sentence])
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -223,8 +232,13 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             score -= 1.0
         # Coverage for a contradiction counts the value's own sentence only; for support the
         # page's topic words (its first sentence) count too ("council tax" named once on top).
-        coverage = (m_own + m_inh + m_ctx) / len(key)
-        support_coverage = len(key & (ownish | context | passage.topic)) / len(key)
+        said = ownish | context | passage.topic
+        reader = 0
+        if lang == lx.LT and not key <= said and key - said <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
+            said = said | _LT_ADDRESSEE  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
+            reader = len((key & _LT_ADDRESSEE) - ownish - context)
+        coverage = (m_own + m_inh + m_ctx + reader) / len(key)
+        support_coverage = len(key & said) / len(key)
         scored.append((score, coverage, support_coverage, segment, p))
     if not scored:
         return _Fact(UNSTATED, f"the passage gives '{label}'-like values only for other cases")
@@ -380,6 +394,10 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if best is None:
         return _Fact(UNSTATED, "the passage says nothing on this")
     coverage, segment = best[0][0], best[1]
+    if lang == lx.LT and 0.5 <= coverage < 0.999:
+        unsaid = key - segment.key - passage.topic
+        if unsaid <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
+            coverage = 1.0  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
     words = " ".join(sorted(key))
     role_groups = lx.EXCLUSIVE_ROLE_GROUPS
     # (Lithuanian: a three-word claim whose only other word is the role, "Kainos nurodytos be PVM" against

@@ -1445,3 +1445,18 @@ def test_lithuanian_half_year_is_six_months(claim: str, passage: str, expected: 
 ])
 def test_lithuanian_no_surcharge_against_a_surcharge(claim: str, expected: str) -> None:
     assert status(claim, "Perkant bilietą autobuse taikomas 2 € antkainis.") == expected
+
+
+# --- Lithuanian: the reader named ("pirkėjas", "klientas") where the page says "you"; a negated adverbial
+# participle ("nenurodydami priežasties") says how, it does not deny the sentence ----------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Klientas gali atšaukti užsakymą per 2 dienas.", "Užsakymą galite atšaukti per 2 dienas.", "supported"),
+    ("Klientas gali atšaukti užsakymą per 5 dienas.", "Užsakymą galite atšaukti per 2 dienas.", "contradicted"),
+    ("Klientas gali atšaukti užsakymą per 2 dienas.", "Užsakymą galima atšaukti per 2 dienas.", "unsupported"),
+    ("Vartotojas gali atsisakyti sutarties nenurodydamas priežasties.",
+     "Sutarties galite atsisakyti nenurodydami priežasties.", "supported"),
+    ("Sutarties atsisakyti negalima.", "Sutarties galite atsisakyti nenurodydami priežasties.", "contradicted"),
+])
+def test_lithuanian_reader_named_and_adverbial_participle(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
