@@ -978,6 +978,10 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # "perpus pigiau", "už pusę kainos": a half-price discount
         *[((half, "pigiau"), ("50", "%", "nuolaida")) for half in ("perpus", "dvigubai")],
         (("uz", "puse", "kainos"), ("50", "%", "nuolaida")), (("puse", "kainos"), ("50", "%", "nuolaida")),
+        # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
+        (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"
+        *[((unit, "is", "anksto"), ("pries", unit)) for unit in ("para", "savaite", "menesi", "valanda", "pusmeti")],
     ],
 }
 
@@ -1050,6 +1054,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                            "issiregistravimas", "issiregistravimo", "issiregistravima", "issiregistruojant",
                            "issiregistravus", "isregistruoti", "isregistravimas", "isregistravimo", "isregistruojama",
                            "isregistruojamas"),
+        # warning ahead: "įspėjus prieš mėnesį" = "jei įspėjate mėnesį iš anksto"
+        "ispejimas": ("ispeti", "ispejus", "ispejate", "ispeja", "ispejama", "ispejimas", "ispejimo", "ispejima",
+                      "ispejant", "ispekite", "ispesite", "ispejo"),
         # Arriving and leaving: "atvykti" and "išvykti" lose their prefixes to one stem ("vykt").
         "arrival": ("atvykimas", "atvykimo", "atvykima", "atvykimui", "atvykti", "atvyksta", "atvykstate",
                     "atvykite", "atvyksite", "atvykstant", "atvyks"),

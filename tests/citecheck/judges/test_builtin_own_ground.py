@@ -1460,3 +1460,19 @@ def test_lithuanian_no_surcharge_against_a_surcharge(claim: str, expected: str) 
 ])
 def test_lithuanian_reader_named_and_adverbial_participle(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- Lithuanian: "ne vėliau kaip prieš" = "bent prieš"; "savaitę iš anksto" = "prieš savaitę" --------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Apie vėlavimą reikia pranešti ne vėliau kaip prieš 2 dienas.", "Apie vėlavimą reikia pranešti bent prieš 2 dienas.",
+     "supported"),
+    ("Apie vėlavimą reikia pranešti ne vėliau kaip prieš 5 dienas.", "Apie vėlavimą reikia pranešti bent prieš 2 dienas.",
+     "contradicted"),
+    ("Nuomą galima nutraukti, jei įspėjate savaitę iš anksto.", "Nuomą galima nutraukti įspėjus prieš 7 dienas.",
+     "supported"),
+    ("Nuomą galima nutraukti, jei įspėjate savaitę iš anksto.", "Nuomą galima nutraukti įspėjus prieš 30 dienų.",
+     "contradicted"),
+])
+def test_lithuanian_no_later_than_and_in_advance(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
