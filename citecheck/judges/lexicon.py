@@ -911,7 +911,10 @@ SYNONYMS[LT].update({
                      "baterijas", "baterijoms"), "baterija"),
     **dict.fromkeys(("atkeliauja", "atkeliaus", "atkeliauti", "atkeliaujanti", "pasiekia", "pasieks",
                      "atvezama", "atvezamos", "atvezami", "atvezamas", "atveziame", "pristatomos", "pristatomas",
-                     "pristatysime", "pristato"), "pristatymas"),
+                     "pristatysime", "pristato",
+                     # a parcel is what is delivered: "siuntos atkeliauja" = "prekės pristatomos"
+                     "siunta", "siuntos", "siuntai", "siuntoje", "siuntu", "siuntas", "siuntinys",
+                     "siuntinio", "siuntini", "siuntiniai", "siuntinius"), "pristatymas"),
     **dict.fromkeys(("metinis", "metine", "metinio", "metines", "metini", "metiniai", "metinius", "metiniam"), "metus"),
     **dict.fromkeys(("menesinis", "menesine", "menesinio", "menesines", "menesini", "menesiniai", "menesinius",
                      "menesiniam"), "menesi"),
@@ -1083,7 +1086,8 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
                  "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
     "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja",
-                "suma", "sumos", "sumai"},  # "rabat 8% obowiązuje przy ...", "atskaitoma 10 % sumos"
+                "suma", "sumos", "sumai",  # "rabat 8% obowiązuje przy ...", "atskaitoma 10 % sumos"
+                "kainuoja", "kaina", "kainos"},  # a discount is off the price: "kainuoja 50 % pigiau"
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
               "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

@@ -1476,3 +1476,13 @@ def test_lithuanian_reader_named_and_adverbial_participle(claim: str, passage: s
 ])
 def test_lithuanian_no_later_than_and_in_advance(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Siuntos į namus atkeliauja per 2 darbo dienas.", "Prekės į namus pristatomos per 2 darbo dienas.", "supported"),
+    ("Siuntos į namus atkeliauja per 5 darbo dienas.", "Prekės į namus pristatomos per 2 darbo dienas.", "contradicted"),
+    ("Senjorams bilietas kainuoja perpus pigiau.", "Senjorams bilietams taikoma 50 % nuolaida.", "supported"),
+    ("Senjorams bilietas kainuoja perpus pigiau.", "Senjorams bilietams taikoma 20 % nuolaida.", "contradicted"),
+])
+def test_lithuanian_parcel_is_delivered_and_half_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
