@@ -260,7 +260,10 @@ POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
          ("and", "above"): "min", ("or", "less"): "max", ("or", "under"): "max", ("or", "fewer"): "max",
          ("or", "below"): "max", ("and", "under"): "max", ("and", "below"): "max"},
     PL: {},
-    LT: {},
+    # "už 40 eurų ar daugiau", "vaikai 6 metų ir jaunesni"
+    LT: {("ar", "daugiau"): "min", ("ir", "daugiau"): "min", ("ar", "maziau"): "max",
+         ("ir", "maziau"): "max", ("ir", "jaunesni"): "max", ("ir", "jaunesniems"): "max", ("ir", "vyresni"): "min",
+         ("ir", "vyresniems"): "min"},
 }
 
 # --- what a price is for: "£12 per day", "25 zł za osobę", "39 € per mėnesį", "8 € asmeniui" ---------------
@@ -1035,7 +1038,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "atsiskaitymas": ("atsiskaityti", "atsiskaitymai", "atsiskaitymas", "atsiskaitymo", "atsiskaitymu",
                           "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
-                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
+                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome", "uzsakymams", "uzsakymui", "uzsakyme",
+                      "uzsakote", "uzsakysite", "uzsakant", "uzsakius", "uzsakiusiems", "uzsakoma", "uzsakomas",
+                      "uzsakomi", "uzsakomos", "uzsakai", "uzsakysi"),
         "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama",
                        # showing a receipt or a card is presenting it: "parodžius kortelę" = "pateikus kortelę"
                        "pateikus", "parodyti", "parodzius", "parode", "parodes", "parodziusiems", "parodote",

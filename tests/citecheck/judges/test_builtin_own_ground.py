@@ -1486,3 +1486,13 @@ def test_lithuanian_no_later_than_and_in_advance(claim: str, passage: str, expec
 ])
 def test_lithuanian_parcel_is_delivered_and_half_price(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- Lithuanian: "už 40 eurų ar daugiau" is a bound; "užsakote" and "užsakymams" are one order --------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jei užsakote už 60 eurų ar daugiau, pristatymas nemokamas.", "supported"),
+    ("Jei užsakote už 30 eurų ar daugiau, pristatymas nemokamas.", "contradicted"),
+])
+def test_lithuanian_or_more_after_a_value_is_a_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Užsakymams nuo 60 € pristatymas nemokamas.") == expected
