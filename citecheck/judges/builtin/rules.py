@@ -226,6 +226,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
         # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
         score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
+        if q.per and q.per == p.per:
+            score += 0.5  # the same rate ("30 € per metus" / "30 € per metus") identifies the value too
         if p.head and not (p.head & claim_words):
             score -= 1.0
         if q.head and not (q.head & (ownish | segment.ctx)):

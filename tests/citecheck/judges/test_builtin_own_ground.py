@@ -1496,3 +1496,17 @@ def test_lithuanian_parcel_is_delivered_and_half_price(claim: str, passage: str,
 ])
 def test_lithuanian_or_more_after_a_value_is_a_bound(claim: str, expected: str) -> None:
     assert status(claim, "Užsakymams nuo 60 € pristatymas nemokamas.") == expected
+
+
+# --- the same rate on both sides identifies the value ----------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Abonementas kainuoja 40 € per metus.",
+     "Abonementas galioja 12 mėnesių ir kainuoja 40 € per metus. Senjorams abonementas išduodamas nemokamai.",
+     "supported"),
+    ("Abonementas kainuoja 50 € per metus.",
+     "Abonementas galioja 12 mėnesių ir kainuoja 40 € per metus. Senjorams abonementas išduodamas nemokamai.",
+     "contradicted"),
+])
+def test_the_same_rate_identifies_the_value(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
