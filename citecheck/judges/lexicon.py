@@ -634,7 +634,7 @@ STOPWORDS: dict[str, set[str]] = {
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
         mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias kuriuos kurio kuria kuriems kurioje kuriame taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai atskirai kada kuriuo
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai atskirai paciame pacioje kada kuriuo
         atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
     ),
 }
@@ -1089,7 +1089,8 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "opiewa", "opiewajace", "opiewajacy", "opiewajaca",  # "zamówienie opiewa na 1500 zł"
               "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja",
+                 "pradzios"},  # Lithuanian "prieš parą iki vizito pradžios": a span before the start
     "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja",
                 "suma", "sumos", "sumai",  # "rabat 8% obowiązuje przy ...", "atskaitoma 10 % sumos"
                 "kainuoja", "kaina", "kainos"},  # a discount is off the price: "kainuoja 50 % pigiau"

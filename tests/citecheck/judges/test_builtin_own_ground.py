@@ -1510,3 +1510,15 @@ def test_lithuanian_or_more_after_a_value_is_a_bound(claim: str, expected: str) 
 ])
 def test_the_same_rate_identifies_the_value(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Konsultaciją reikia atšaukti bent prieš 12 valandų iki jos pradžios.",
+     "Konsultaciją būtina atšaukti ne vėliau kaip prieš 12 valandų.", "supported"),
+    ("Konsultaciją reikia atšaukti bent prieš 2 valandas iki jos pradžios.",
+     "Konsultaciją būtina atšaukti ne vėliau kaip prieš 12 valandų.", "contradicted"),
+    ("Perkant bilietą pačiame autobuse reikės primokėti 2 eurus.", "Perkant bilietą autobuse taikomas 2 € antkainis.",
+     "supported"),
+])
+def test_lithuanian_before_the_start_and_emphatic_pronoun(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
