@@ -984,6 +984,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # "perpus pigiau", "už pusę kainos": a half-price discount
         *[((half, "pigiau"), ("50", "%", "nuolaida")) for half in ("perpus", "dvigubai")],
         (("uz", "puse", "kainos"), ("50", "%", "nuolaida")), (("puse", "kainos"), ("50", "%", "nuolaida")),
+        # "žmonės su negalia" (people with a disability) = "neįgalieji"
+        # (the tokeniser reads "negalia" as "ne" "galia")
+        *[((people, "su", "ne", "galia"), ("neigalieji",)) for people in
+          ("zmones", "zmonems", "zmoniu", "zmonemis", "asmenys", "asmenims", "asmenu", "asmenimis", "asmuo",
+           "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
         # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
         # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"

@@ -1522,3 +1522,11 @@ def test_the_same_rate_identifies_the_value(claim: str, passage: str, expected: 
 ])
 def test_lithuanian_before_the_start_and_emphatic_pronoun(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Žmonėms su negalia leidimas išduodamas be jokio mokesčio.", "supported"),
+    ("Žmonėms su negalia leidimas kainuoja 10 €.", "contradicted"),
+])
+def test_lithuanian_people_with_a_disability(claim: str, expected: str) -> None:
+    assert status(claim, "Neįgaliesiems leidimas išduodamas nemokamai.") == expected
