@@ -71,6 +71,9 @@ _CONTENT_STEMS = word_memo()  # _content_stem's answers
 _UNKNOWN = "\0"  # never a stem
 
 
+_CONDITION_FIRST = lx.CONDITION_FIRST_WORDS
+
+
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
     known = _CONTENT_STEMS[lang]
     out = []
@@ -260,6 +263,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             previous = Segment(own=set(), inh=set(opening.own), ctx=opening.ctx, polarity=Polarity(None, 0, False),
                                quantities=[], sentence=opening.sentence, start=opening.start, end=opening.end)
         pending_empty: list[Segment] = []
+        fronted: Segment | None = None  # a Lithuanian sentence's first segment, before a condition segment
         described = False  # the previous segment is a Lithuanian participle clause
         described_of: Segment | None = None  # the segment before it
         for b_index, (a, b) in enumerate(bounds):
@@ -298,6 +302,13 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             parts[-1].append(len(segments))
             segments.append(segment)
             previous = segment
+            if (fronted is not None and b_index == 2 and pol.signal and not fronted.polarity.signal
+                    and not fronted.negated):
+                # "Vaikus iki 18 metų, jei jie karščiuoja, gydytojas priima be eilės": the fronted words before
+                # the condition belong to the clause after it, and are said with its polarity
+                fronted.polarity = pol
+            if b_index == 1:
+                fronted = segments[-2] if lang == lx.LT and not claim and opener in _CONDITION_FIRST[lang] else None
     navigation = not claim and bool(segments) and prose == 0
     # The first sentence usually names the page's topic ("Council tax bills are sent in March");
     # its words count as known context everywhere, except words that pick one alternative.

@@ -1530,3 +1530,14 @@ def test_lithuanian_before_the_start_and_emphatic_pronoun(claim: str, passage: s
 ])
 def test_lithuanian_people_with_a_disability(claim: str, expected: str) -> None:
     assert status(claim, "Neįgaliesiems leidimas išduodamas nemokamai.") == expected
+
+
+# --- Lithuanian: words fronted before a condition take the polarity of the clause after it ---------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Sergančius senjorus nuo 75 metų gydytojas priima be eilės.", "supported"),
+    ("Sergančius senjorus nuo 60 metų gydytojas priima be eilės.", "contradicted"),
+])
+def test_lithuanian_fronted_words_before_a_condition(claim: str, expected: str) -> None:
+    passage = "Senjorus nuo 75 metų, jei jie serga, gydytojas priima be eilės."
+    assert status(claim, passage) == expected
