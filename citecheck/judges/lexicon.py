@@ -425,7 +425,7 @@ LT_ONE_UNIT = frozenset({"para", "savaite", "menesi", "valanda", "pusmeti"})
 LT_ONE_UNIT_AFTER = frozenset({"pries", "per", "bent"})
 LT_ONE_UNIT_DATIVE = frozenset({"metams", "menesiui", "savaitei", "parai", "pusmeciui"})
 LT_ONE_UNIT_NOT_AFTER = frozenset({"kiekvienam", "kiekviena", "kitam", "kitai", "tam", "tai", "ateinanciam",
-                                   "ateinanciai", "siam", "siai", "sitam", "sitai", "einamajam", "kartus", "karta"})
+                                   "ateinanciai", "siam", "siai", "sitam", "sitai", "einamajam"})
 # Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
 # in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
 # "północ" / "południe" are also north and south, so only these forms after these words are read.

@@ -1541,3 +1541,11 @@ def test_lithuanian_people_with_a_disability(claim: str, expected: str) -> None:
 def test_lithuanian_fronted_words_before_a_condition(claim: str, expected: str) -> None:
     passage = "Senjorus nuo 75 metų, jei jie serga, gydytojas priima be eilės."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Per šešis mėnesius kompiuterį galima nemokamai sutaisyti du kartus.", "supported"),
+    ("Per tris mėnesius kompiuterį galima nemokamai sutaisyti du kartus.", "contradicted"),
+])
+def test_lithuanian_times_within_half_a_year(claim: str, expected: str) -> None:
+    assert status(claim, "Kompiuterį galima nemokamai sutaisyti du kartus per pusmetį.") == expected
