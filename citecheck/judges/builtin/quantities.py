@@ -569,6 +569,8 @@ class _Extractor:
     def _lt_one_unit(self, i: int) -> int:
         """Lithuanian "prieš parą", "per savaitę", "apribojama metams": a unit with no number is one of it."""
         toks = self.toks
+        if toks[i].text in lx.LT_ONE_UNIT_DATIVE and any(t.text in _LT_PRICE_SAID for t in toks):
+            return 0  # "abonementas metams kainuoja 300 €": the price's rate (per year), not a span
         before = i - 1 if toks[i].text in lx.LT_ONE_UNIT_DATIVE else i - 2
         if before >= 0 and (toks[before].kind == NUM or toks[before].text in lx.LT_ONE_UNIT_NOT_AFTER):
             return 0
@@ -647,6 +649,9 @@ _POUNDS = frozenset({"pound", "pounds"})
 _EN_NOT_NOUNS = frozenset().union(lx.NEGATORS[lx.EN], lx.PERMISSION[lx.EN], lx.OBLIGATION[lx.EN], lx.PROHIBITION[lx.EN])
 # English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
 _EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach"})
+# Words that say a Lithuanian sentence gives a price (a currency or "kainuoja", "mokestis"): its "metams" is a rate.
+_LT_PRICE_SAID = frozenset({*lx.CURRENCY_AFTER, *lx.CURRENCY_BEFORE, "kainuoja", "kaina", "kainos", "mokestis",
+                            "mokescio", "moka", "mokama", "moketi", "sumoketi"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)

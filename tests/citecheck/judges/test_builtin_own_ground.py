@@ -1549,3 +1549,10 @@ def test_lithuanian_fronted_words_before_a_condition(claim: str, expected: str) 
 ])
 def test_lithuanian_times_within_half_a_year(claim: str, expected: str) -> None:
     assert status(claim, "Kompiuterį galima nemokamai sutaisyti du kartus per pusmetį.") == expected
+
+
+def test_lithuanian_dative_span_beside_a_price_stays_its_rate() -> None:
+    # "metams" beside a price is the price's rate (per year), not a one-year span
+    passage = "Abonementas kainuoja 300 € per metus."
+    assert status("Abonementas metams kainuoja 300 €.", passage) == "supported"
+    assert status("Abonementas kainuoja 300 € metams.", passage) == "supported"
