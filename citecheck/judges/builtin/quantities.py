@@ -569,8 +569,9 @@ class _Extractor:
     def _lt_one_unit(self, i: int) -> int:
         """Lithuanian "prieš parą", "per savaitę", "apribojama metams": a unit with no number is one of it."""
         toks = self.toks
-        if toks[i].text in lx.LT_ONE_UNIT_DATIVE and any(t.text in _LT_PRICE_SAID for t in toks):
-            return 0  # "abonementas metams kainuoja 300 €": the price's rate (per year), not a span
+        if (toks[i].text in lx.LT_ONE_UNIT_DATIVE or self._word(i - 1) == "per") and any(
+                t.text in _LT_PRICE_SAID for t in toks):
+            return 0  # "abonementas metams kainuoja 300 €", "per mėnesį mokama 30 €": the price's rate, not a span
         before = i - 1 if toks[i].text in lx.LT_ONE_UNIT_DATIVE else i - 2
         if before >= 0 and (toks[before].kind == NUM or toks[before].text in lx.LT_ONE_UNIT_NOT_AFTER):
             return 0

@@ -1556,3 +1556,9 @@ def test_lithuanian_dative_span_beside_a_price_stays_its_rate() -> None:
     passage = "Abonementas kainuoja 300 € per metus."
     assert status("Abonementas metams kainuoja 300 €.", passage) == "supported"
     assert status("Abonementas kainuoja 300 € metams.", passage) == "supported"
+
+
+def test_lithuanian_per_unit_beside_a_price_is_not_a_span() -> None:
+    passage = "Nuoma kainuoja 30 € per savaitę."
+    assert status("Per savaitę nuoma kainuoja 30 €.", passage) != "contradicted"
+    assert status("Nuoma kainuoja 30 € per savaitę.", passage) == "supported"
