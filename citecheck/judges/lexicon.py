@@ -912,7 +912,7 @@ SYNONYMS[LT].update({
     **dict.fromkeys(("akumuliatorius", "akumuliatoriaus", "akumuliatoriui", "akumuliatoriu", "akumuliatoriai",
                      "akumuliatoriams", "akumuliatoriuje", "baterija", "baterijos", "baterijai", "baterijoje",
                      "baterijas", "baterijoms"), "baterija"),
-    **dict.fromkeys(("atkeliauja", "atkeliaus", "atkeliauti", "atkeliaujanti", "pasiekia", "pasieks",
+    **dict.fromkeys(("atkeliauja", "atkeliaus", "atkeliauti", "atkeliaujanti",
                      "atvezama", "atvezamos", "atvezami", "atvezamas", "atveziame", "pristatomos", "pristatomas",
                      "pristatysime", "pristato",
                      # a parcel is what is delivered: "siuntos atkeliauja" = "prekės pristatomos"
