@@ -921,9 +921,11 @@ SYNONYMS[LT].update({
     **dict.fromkeys(("metinis", "metine", "metinio", "metines", "metini", "metiniai", "metinius", "metiniam"), "metus"),
     **dict.fromkeys(("menesinis", "menesine", "menesinio", "menesines", "menesini", "menesiniai", "menesinius",
                      "menesiniam"), "menesi"),
+    # a document or card made ready within a time is issued within it: "pažyma parengiama per 3 darbo dienas" =
+    # "pažyma išduodama per 3 darbo dienas"
     **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
                      "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
-                     "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "parengimas"),
+                     "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "isdavimas"),
     # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
     **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
                      "keliaujantys", "vaziuoja", "vaziuoti", "vaziavimas", "vaziavimo", "vaziavima", "vaziuojant",

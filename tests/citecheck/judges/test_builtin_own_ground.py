@@ -1562,3 +1562,11 @@ def test_lithuanian_per_unit_beside_a_price_is_not_a_span() -> None:
     passage = "Nuoma kainuoja 30 € per savaitę."
     assert status("Per savaitę nuoma kainuoja 30 €.", passage) != "contradicted"
     assert status("Nuoma kainuoja 30 € per savaitę.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Leidimas parengiamas per 4 darbo dienas.", "supported"),
+    ("Leidimas parengiamas per 10 darbo dienų.", "contradicted"),
+])
+def test_lithuanian_made_ready_is_issued(claim: str, expected: str) -> None:
+    assert status(claim, "Leidimas išduodamas per 4 darbo dienas.") == expected
