@@ -71,6 +71,13 @@ NUMBER_WORDS: dict[str, dict[str, float]] = {
         "penkiasdesimt": 50, "simtas": 100, "simto": 100, "simtu": 100, "tukstantis": 1000,
         "tukstancio": 1000, "tukstanciu": 1000, "puse": 0.5, "puses": 0.5, "pusei": 0.5,  # "pusę metų"
         "pusantro": 1.5, "pusantros": 1.5, "pusantra": 1.5, "pusantru": 1.5, "pusantrais": 1.5,  # "pusantros valandos"
+        # the genitive of eleven to nineteen and of the tens ("vaikai iki aštuoniolikos metų", "iki trisdešimties
+        # dienų"), and the tens sixty to ninety
+        "vienuolikos": 11, "dvylikos": 12, "trylikos": 13, "keturiolikos": 14, "penkiolikos": 15, "sesiolikos": 16,
+        "septyniolikos": 17, "astuoniolikos": 18, "devyniolikos": 19, "dvidesimties": 20, "trisdesimties": 30,
+        "keturiasdesimties": 40, "penkiasdesimties": 50, "sesiasdesimt": 60, "sesiasdesimties": 60,
+        "septyniasdesimt": 70, "septyniasdesimties": 70, "astuoniasdesimt": 80, "astuoniasdesimties": 80,
+        "devyniasdesimt": 90, "devyniasdesimties": 90,
     },
 }
 
@@ -100,11 +107,11 @@ _DURATION = {
              "val", "valanda", "valandos", "valandu", "valandas", "valandoms", "valandomis"],
     "day": ["day", "days", "dzien", "dni", "dnia", "doba", "doby", "dobe", "dob", "dniach",
             "diena", "dienos", "dienu", "dienas", "dienai", "dienoms", "dienomis", "paros", "paru", "paras",
-            "paroms"],
+            "paroms", "para", "parai"],
     "week": ["week", "weeks", "wk", "wks", "tydzien", "tygodnie", "tygodni", "tygodnia", "tygodniach",
-             "savaite", "savaites", "savaiciu", "savaitems", "savaitemis"],
+             "savaite", "savaites", "savaiciu", "savaitems", "savaitemis", "savaitei"],
     "month": ["month", "months", "mth", "mths", "miesiac", "miesiace", "miesiecy", "miesiaca", "mies",
-              "menuo", "menesio", "menesiu", "menesius", "menesi", "men", "menesiai", "menesiams", "menesiais"],
+              "menuo", "menesio", "menesiu", "menesius", "menesi", "men", "menesiai", "menesiams", "menesiais", "menesiui"],
     "year": ["year", "years", "yr", "yrs", "rok", "lata", "lat", "roku", "latach", "metai", "metu", "metus", "metams"],
 }
 # A month is a twelfth of a year, so "12 months" = "one year" (and 30 days is not a month).
@@ -128,6 +135,10 @@ UNITS: dict[str, tuple[str, str, float]] = {}
 for _unit, _words in _DURATION.items():
     for _w in _words:
         UNITS[_w] = ("duration", _unit, float(_DURATION_FACTOR[_unit]))
+# Lithuanian "pusmetis" is half a year, six months ("per pusmetį" = "per šešis mėnesius")
+LT_HALF_YEAR_WORDS = ("pusmetis", "pusmeti", "pusmecio", "pusmeciui", "pusmeciai", "pusmecius", "pusmeciu")
+for _w in LT_HALF_YEAR_WORDS:
+    UNITS[_w] = ("duration", "month", 6.0 * _DURATION_FACTOR["month"])
 for _table, _dim in ((_MASS, "mass"), (_LENGTH, "length"), (_VOLUME, "volume")):
     for (_unit, _factor), _words in _table.items():
         for _w in _words:
@@ -153,7 +164,7 @@ CURRENCY_AFTER: dict[str, tuple[str, float]] = {
     "zlotych": ("PLN", 1.0), "zlote": ("PLN", 1.0), "zlotego": ("PLN", 1.0), "pln": ("PLN", 1.0),
     "gr": ("PLN", 0.01), "groszy": ("PLN", 0.01), "yen": ("JPY", 1.0), "jenow": ("JPY", 1.0),
     "jpy": ("JPY", 1.0), "chf": ("CHF", 1.0), "ct": ("EUR", 0.01), "cents": ("USD", 0.01),
-    "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0),
+    "euro-cent": ("EUR", 0.01), "euru": ("EUR", 1.0), "eurai": ("EUR", 1.0), "eurus": ("EUR", 1.0), "eura": ("EUR", 1.0),
     "centu": ("EUR", 0.01), "centai": ("EUR", 0.01),
 }
 # "pounds" after a number is sterling in a sentence about a price and not about a weight ("delivery costs 3.50
@@ -265,7 +276,10 @@ POST_BOUND_PHRASES: dict[str, dict[tuple[str, str], str]] = {
          ("and", "above"): "min", ("or", "less"): "max", ("or", "under"): "max", ("or", "fewer"): "max",
          ("or", "below"): "max", ("and", "under"): "max", ("and", "below"): "max"},
     PL: {},
-    LT: {},
+    # "už 40 eurų ar daugiau", "vaikai 6 metų ir jaunesni"
+    LT: {("ar", "daugiau"): "min", ("ir", "daugiau"): "min", ("ar", "maziau"): "max",
+         ("ir", "maziau"): "max", ("ir", "jaunesni"): "max", ("ir", "jaunesniems"): "max", ("ir", "vyresni"): "min",
+         ("ir", "vyresniems"): "min"},
 }
 
 # A notice period: a duration right before these words is time ahead of something ("24 godziny wcześniej",
@@ -385,6 +399,13 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 ("ne", "reikia", "sumoketi"), ("apmoketi", "ne", "reikia"), ("ne", "reikia", "apmoketi"),
                 ("moketi", "ne", "reikes"), ("ne", "reikes", "moketi"), ("papildomai", "moketi", "ne", "reikia"),
                 ("papildomai", "ne", "reikia", "moketi"), ("papildomai", "ne", "mokama"),
+                # "be jokio mokesčio", "jokio mokesčio netaikoma", "neapmokestinami" (no fee is charged)
+                ("be", "jokio", "mokescio"), ("be", "jokiu", "mokesciu"), ("jokio", "mokescio", "ne", "taikoma"),
+                ("jokiu", "mokesciu", "ne", "taikoma"), ("mokestis", "ne", "taikomas"), ("mokesciu", "ne", "taikoma"),
+                ("ne", "apmokestinami"), ("ne", "apmokestinama"), ("ne", "apmokestinamas"), ("ne", "apmokestinamos"),
+                # "jokio antkainio nėra", "be antkainio": no surcharge
+                ("jokio", "antkainio", "nera"), ("jokiu", "antkainiu", "nera"), ("antkainio", "nera"),
+                ("be", "antkainio"), ("be", "jokio", "antkainio"), ("be", "priemokos"), ("priemokos", "nera"),
                 # Polish says "you pay nothing" with negative concord ("nic nie zapłacisz", "nigdy nie trzeba
                 # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
                 *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
@@ -432,6 +453,24 @@ PL_ONE_UNIT_WITHIN = {"roku", "tygodnia", "miesiaca", "doby", "godziny"}
 PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten", "tym", "kazdy", "kolejny", "nastepny",
                          "ostatni", "przyszly", "biezacy", "poprzedni", "zeszly", "pierwszy", "drugi", "jeden", "jedna",
                          "jego", "dany", "szkolny", "akademicki", "kalendarzowy", "/"}
+# Lithuanian active participles opening a clause that describes the subject ("Vaikai, neužimantys atskiros
+# vietos, nemoka", "nenurodydamas priežasties"): folded word endings, read on words of seven letters or more.
+LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius", "damas", "dami", "dama", "damos")
+# The Lithuanian words a claim names the page's reader by ("Pirkėjas gali grąžinti prekę") where the page speaks to
+# them ("Prekę galite grąžinti"): said by a sentence with a second-person verb or "jūs" (folded words).
+LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams", "pirkejo", "pirkeju", "klientas",
+                                "klientai", "klientui", "klientams", "kliento", "klientu", "vartotojas", "vartotojai",
+                                "vartotojui", "vartotojams", "vartotojo", "vartotoju"})
+LT_YOU_WORDS = frozenset({"jus", "jums", "jusu", "jumis"})
+LT_YOU_ENDINGS = ("ite", "ate", "ote")
+# A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
+# valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
+# it another span ("kiekvienam mėnesiui", "tam mėnesiui"). ("Per metus" after a price is its rate, read there.)
+LT_ONE_UNIT = frozenset({"para", "savaite", "menesi", "valanda", "pusmeti"})
+LT_ONE_UNIT_AFTER = frozenset({"pries", "per", "bent"})
+LT_ONE_UNIT_DATIVE = frozenset({"metams", "menesiui", "savaitei", "parai", "pusmeciui"})
+LT_ONE_UNIT_NOT_AFTER = frozenset({"kiekvienam", "kiekviena", "kitam", "kitai", "tam", "tai", "ateinanciam",
+                                   "ateinanciai", "siam", "siai", "sitam", "sitai", "einamajam"})
 # Polish noon and midnight after "do", "od", "o", "przed", "po" ("do północy", "przed południem"): times of day,
 # in minutes; midnight ends a day after "do" / "przed" (24:00) and starts one otherwise (0:00). Bare
 # "północ" / "południe" are also north and south, so only these forms after these words are read.
@@ -661,9 +700,9 @@ STOPWORDS: dict[str, set[str]] = {
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
         uz nuo iki del pagal tarp ant pas to tai tas ta tie tos sis si sie jo jos ju mes jus mus jums
-        mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias taip pat jau dar arba visi visos
+        mums jusu musu savo kuris kuri kurie kurios kuriu kuriam kurias kuriuos kurio kuria kuriems kurioje kuriame taip pat jau dar arba visi visos
         visu visiems kiekvienas kiekviena m d val kartu taip pat paprastai siuo siuo metu mazdaug
-        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai kada kuriuo
+        apytiksliai ji jis jie jam jai jiems joms ja jas juos ji jame joje net papildomai atskirai paciame pacioje kada kuriuo
         atliekama atliekamas atliekami atliekamos atlieka atliekame vykdoma vykdomas vykdomi budu tada""".split()
     ),
 }
@@ -816,7 +855,10 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
          "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
-         "telefonu": "phone", "pastu": "post"},
+         "telefonu": "phone", "pastu": "post",
+         # calling is by phone: "paskambinus" = "telefonu"
+         "paskambinus": "phone", "paskambinti": "phone", "paskambine": "phone", "paskambinkite": "phone",
+         "skambinant": "phone", "skambinkite": "phone", "skambindami": "phone", "skambinti": "phone"},
 }
 
 # Words treated as one meaning (folded raw words -> canonical raw word, stemmed afterwards).
@@ -907,6 +949,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
         "mokama": "kaina", "moka": "kaina", "apmoka": "kaina", "sumoka": "kaina",
+        # who bears a cost: "išlaidas padengia" = "išlaidas apmoka"
+        "padengia": "kaina", "padengiame": "kaina", "padengs": "kaina", "padengsime": "kaina", "padengti": "kaina",
+        "dengia": "kaina", "padengiamos": "kaina", "padengiama": "kaina",
         "pristatome": "pristatymas", "pristatomi": "pristatymas", "pristatoma": "pristatymas",
         "pristatymo": "pristatymas", "siunciame": "pristatymas", "issiunciame": "pristatymas",
         "issiunciami": "pristatymas", "issiunciamas": "pristatymas", "siuntimas": "pristatymas",
@@ -916,6 +961,11 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "atvira": "dirba", "atviri": "dirba", "atviros": "dirba", "atidaroma": "dirba", "atidaromi": "dirba",
  "isduodamas": "isdavimas", "isduodama": "isdavimas", "isduodami": "isdavimas",
         "isduodame": "isdavimas", "isdavimo": "isdavimas",
+        # getting a permit or a card is its being issued: "leidimą gausite" = "leidimas išduodamas" (not "gavimo",
+        # the receipt of goods, nor "gaunantys", those who receive a benefit)
+        "gauti": "isdavimas", "gausite": "isdavimas", "gausi": "isdavimas", "gaus": "isdavimas",
+        "gausime": "isdavimas", "gaunate": "isdavimas", "gauna": "isdavimas", "gaunamas": "isdavimas",
+        "gaunama": "isdavimas", "gaunami": "isdavimas", "gaunamos": "isdavimas",
         # a pet is an animal on a hotel or transport page ("su augintiniu" = "su gyvūnu")
         "augintinis": "gyvunas", "augintinio": "gyvunas", "augintiniu": "gyvunas", "augintini": "gyvunas",
         "augintiniai": "gyvunas", "augintinius": "gyvunas", "augintiniams": "gyvunas", "augintiniais": "gyvunas",
@@ -1004,6 +1054,36 @@ EN_SAME_THING: dict[str, str] = {
 }
 SYNONYMS[EN].update(EN_SAME_THING)
 
+# Lithuanian words of shop, warranty and service pages that say one thing: a battery is an "akumuliatorius" or a
+# "baterija"; goods "atkeliauja" (arrive) where the shop "pristato" (delivers) them; a yearly or monthly price is
+# "metinis" / "mėnesinis" where the page says "per metus" / "per mėnesį"; a card or a certificate is "parengiama",
+# "paruošiama" or "pagaminama" (made ready); a surcharge is paid "papildomai" or is an "antkainis".
+SYNONYMS[LT].update({
+    **dict.fromkeys(("akumuliatorius", "akumuliatoriaus", "akumuliatoriui", "akumuliatoriu", "akumuliatoriai",
+                     "akumuliatoriams", "akumuliatoriuje", "baterija", "baterijos", "baterijai", "baterijoje",
+                     "baterijas", "baterijoms"), "baterija"),
+    **dict.fromkeys(("atkeliauja", "atkeliaus", "atkeliauti", "atkeliaujanti",
+                     "atvezama", "atvezamos", "atvezami", "atvezamas", "atveziame", "pristatomos", "pristatomas",
+                     "pristatysime", "pristato",
+                     # a parcel is what is delivered: "siuntos atkeliauja" = "prekės pristatomos"
+                     "siunta", "siuntos", "siuntai", "siuntoje", "siuntu", "siuntas", "siuntinys",
+                     "siuntinio", "siuntini", "siuntiniai", "siuntinius"), "pristatymas"),
+    **dict.fromkeys(("metinis", "metine", "metinio", "metines", "metini", "metiniai", "metinius", "metiniam"), "metus"),
+    **dict.fromkeys(("menesinis", "menesine", "menesinio", "menesines", "menesini", "menesiniai", "menesinius",
+                     "menesiniam"), "menesi"),
+    # a document or card made ready within a time is issued within it: "pažyma parengiama per 3 darbo dienas" =
+    # "pažyma išduodama per 3 darbo dienas"
+    **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
+                     "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
+                     "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "isdavimas"),
+    # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
+    **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
+                     "keliaujantys", "vaziuoja", "vaziuoti", "vaziavimas", "vaziavimo", "vaziavima", "vaziuojant",
+                     "vaziuojantys", "vaziuojate", "vaziuosite"), "kelione"),
+    **dict.fromkeys(("antkainis", "antkainio", "antkaini", "antkainiu", "primoketi", "primokama", "primokate",
+                     "primoka", "primokesite", "priemoka", "priemokos", "priemoka"), "antkainis"),
+})
+
 # English phrases of shop and service pages that say one thing in other words, read as one wording before
 # anything else reads the tokens: "every day" / "seven days a week" = "daily", "in advance" = "ahead",
 # "send back" = "return", "half price" = "50% discount". Folded words (digits as written); the longest
@@ -1066,7 +1146,23 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[((good, "for"), ("valid", "for")) for good in ("good",)],
     ],
     PL: [],
-    LT: [],
+    LT: [
+        # "šeštadieniais ir sekmadieniais" is the weekend
+        *[((sat, "ir", sun), ("savaitgaliais",)) for sat in ("sestadieniais", "sestadieni")
+          for sun in ("sekmadieniais", "sekmadieni")],
+        # "perpus pigiau", "už pusę kainos": a half-price discount
+        *[((half, "pigiau"), ("50", "%", "nuolaida")) for half in ("perpus", "dvigubai")],
+        (("uz", "puse", "kainos"), ("50", "%", "nuolaida")), (("puse", "kainos"), ("50", "%", "nuolaida")),
+        # "žmonės su negalia" (people with a disability) = "neįgalieji"
+        # (the tokeniser reads "negalia" as "ne" "galia")
+        *[((people, "su", "ne", "galia"), ("neigalieji",)) for people in
+          ("zmones", "zmonems", "zmoniu", "zmonemis", "asmenys", "asmenims", "asmenu", "asmenimis", "asmuo",
+           "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
+        # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
+        (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"
+        *[((unit, "is", "anksto"), ("pries", unit)) for unit in ("para", "savaite", "menesi", "valanda", "pusmeti")],
+    ],
 }
 
 # Polish times said in words: "kwadrans" = 15 minutes, "pół godziny" = 30, "półtorej godziny" = 90, "pół roku" =
@@ -1179,12 +1275,29 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",
-                       "atsiimamos"),
+                       "atsiimamos", "atsiimta", "atsiimtas", "atsiimtos", "atsiimti", "pasiimti", "pasiimama",
+                       "pasiimami", "pasiimamas", "pasiimate", "pasiimsite", "pasiimti", "pasiimta", "pasiimant"),
         "pirkimas": ("pirkti", "pirkta", "pirkimo", "pirkimas", "nupirktas", "nupirkti", "nupirktus", "nupirkta",
-                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus"),
+                     "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus", "isigijimo", "isigijimas",
+                     "isigijima", "isigijus", "isigyjant", "isigyja", "isigyjate", "perkant", "perka", "perkate", "perkama",
+                     "perkamas", "perkami", "perkamos", "perkame", "perkamu",
+                     "pirkus"),
+        # deducting a fee from a refund: "išskaičiuojamas 10 % mokestis" = "atskaitoma 10 %"
+        "isskaiciavimas": ("isskaiciuojamas", "isskaiciuojama", "isskaiciuojami", "isskaiciuojame", "isskaiciuoti",
+                           "atskaitoma", "atskaitomas", "atskaitomi", "atskaito", "atskaitome", "atskaiciuojama",
+                           "atskaiciuojamas", "nuskaiciuojama", "nuskaiciuojamas", "nuskaitoma", "nuskaitomas",
+                           "isskaitoma", "isskaitomas"),
+        # paying with a card in a shop: "atsiskaitymai kortele" = "mokant kortele"
+        "atsiskaitymas": ("atsiskaityti", "atsiskaitymai", "atsiskaitymas", "atsiskaitymo", "atsiskaitymu",
+                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
-                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome"),
-        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama"),
+                      "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome", "uzsakymams", "uzsakymui", "uzsakyme",
+                      "uzsakote", "uzsakysite", "uzsakant", "uzsakius", "uzsakiusiems", "uzsakoma", "uzsakomas",
+                      "uzsakomi", "uzsakomos", "uzsakai", "uzsakysi"),
+        "pateikimas": ("pateikti", "pateikiamas", "pateikiami", "pateikimas", "pateikimo", "pateikiama",
+                       # showing a receipt or a card is presenting it: "parodžius kortelę" = "pateikus kortelę"
+                       "pateikus", "parodyti", "parodzius", "parode", "parodes", "parodziusiems", "parodote",
+                       "parodykite", "parodzius", "parodant"),
         "remontas": ("remonto", "remontuojame", "remontuojamas", "taisymas", "taisymo", "taisome", "sutaisyti"),
         # those who receive a benefit: "pašalpos gavėjai" = "pašalpą gaunantys asmenys"
         "gavejas": ("gavejai", "gaveju", "gavejams", "gavejas", "gaveja", "gavejui", "gaunantys", "gaunantiems",
@@ -1202,6 +1315,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                            "issiregistravimas", "issiregistravimo", "issiregistravima", "issiregistruojant",
                            "issiregistravus", "isregistruoti", "isregistravimas", "isregistravimo", "isregistruojama",
                            "isregistruojamas"),
+        # warning ahead: "įspėjus prieš mėnesį" = "jei įspėjate mėnesį iš anksto"
+        "ispejimas": ("ispeti", "ispejus", "ispejate", "ispeja", "ispejama", "ispejimas", "ispejimo", "ispejima",
+                      "ispejant", "ispekite", "ispesite", "ispejo"),
         # Arriving and leaving: "atvykti" and "išvykti" lose their prefixes to one stem ("vykt").
         "arrival": ("atvykimas", "atvykimo", "atvykima", "atvykimui", "atvykti", "atvyksta", "atvykstate",
                     "atvykite", "atvyksite", "atvykstant", "atvyks"),
@@ -1220,11 +1336,17 @@ IMPLIED_BY_DIMENSION: dict[str, set[str]] = {
               "cena", "wynosi", "amount", "kwota", "kaina", "kainuoja", "mokestis", "suma",
               # Lithuanian "pay" and "is charged" ("reikia sumokėti 15 €", "imamas 15 € mokestis")
               "moketi", "sumoketi", "mokate", "sumokate", "imamas", "imama", "imami", "imame",
+              # the price of using or visiting a thing is its price ("už saunos lankymą mokama" = sauna's price)
+              "lankyma", "lankymas", "lankymo", "naudojima", "naudojimas", "naudojimo", "naudojimasi",
+              "naudojimosi",
               "opiewa", "opiewajace", "opiewajacy", "opiewajaca",  # "zamówienie opiewa na 1500 zł"
               "obowiazuje", "obowiazuja"},  # "cena 49 zł obowiązuje do końca miesiąca"
     "duration": {"take", "takes", "last", "lasts", "trwa", "wynosi", "zajmuje", "period", "okres", "time",
-                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja"},
-    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja"},  # "rabat 8% obowiązuje przy ..."
+                 "czas", "trunka", "laikotarpis", "laikas", "terminas", "obowiazuje", "obowiazuja",
+                 "pradzios"},  # Lithuanian "prieš parą iki vizito pradžios": a span before the start
+    "percent": {"wynosi", "rate", "obowiazuje", "obowiazuja",
+                "suma", "sumos", "sumai",  # "rabat 8% obowiązuje przy ...", "atskaitoma 10 % sumos"
+                "kainuoja", "kaina", "kainos"},  # a discount is off the price: "kainuoja 50 % pigiau"
     "count": {"wynosi", "liczy", "liczaca", "liczacy", "liczace", "liczacej", "liczacych",  # "grupa licząca 25 osób"
               "skaicius", "skaiciu", "kiekis", "kieki", "kiekio"},
     "mass": {"weigh", "weighs", "wazyc", "wazy", "wynosi", "weight", "waga"},

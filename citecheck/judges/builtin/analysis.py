@@ -71,6 +71,9 @@ _CONTENT_STEMS = word_memo()  # _content_stem's answers
 _UNKNOWN = "\0"  # never a stem
 
 
+_CONDITION_FIRST = lx.CONDITION_FIRST_WORDS
+
+
 def _content(toks: Iterable[_Tok], used: set[int], lang: str, offset: int) -> list[str]:
     known = _CONTENT_STEMS[lang]
     out = []
@@ -260,6 +263,9 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             previous = Segment(own=set(), inh=set(opening.own), ctx=opening.ctx, polarity=Polarity(None, 0, False),
                                quantities=[], sentence=opening.sentence, start=opening.start, end=opening.end)
         pending_empty: list[Segment] = []
+        fronted: Segment | None = None  # a Lithuanian sentence's first segment, before a condition segment
+        described = False  # the previous segment is a Lithuanian participle clause
+        described_of: Segment | None = None  # the segment before it
         for b_index, (a, b) in enumerate(bounds):
             seg_toks = toks[a:b]
             own = owns[b_index]
@@ -268,9 +274,17 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             seg_quantities = [q for q in quantities if a <= q.tok_start < b]
             inh: set[str] = set()
             if previous is not None:
-                inh = _drop_replaced(previous.key, own, lang)
-                if not pol.signal and len(own) < 2 and not _en_condition_opened(toks, bounds[b_index - 1], lang):
+                # after a participle clause, the words of what it describes go on ("Vaikai, neužimantys vietos,
+                # nemoka": the children do not pay)
+                inh = _drop_replaced((described_of or previous).key if described else previous.key, own, lang)
+                if (not pol.signal and len(own) < 2 and not described
+                        and not _en_condition_opened(toks, bounds[b_index - 1], lang)):
                     pol = previous.polarity  # a list item's negation ("not A, B"), not a condition's
+            described_of = previous if not described else described_of
+            # a Lithuanian participle clause ("neužimantys atskiros vietos") describes the subject: its "ne" is
+            # not lent to the short segment after it
+            opener = next((t.text for t in seg_toks if t.kind == W and t.text != "ne"), "")
+            described = lang == lx.LT and len(opener) >= 7 and opener.endswith(lx.LT_PARTICIPLE_ENDINGS)
             segment = Segment(
                 own=own, inh=inh, ctx=ctx_words, polarity=pol, quantities=seg_quantities,
                 sentence=s_index, start=toks[a].start, end=toks[b - 1].end,
@@ -296,6 +310,13 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             parts[-1].append(len(segments))
             segments.append(segment)
             previous = segment
+            if (fronted is not None and b_index == 2 and pol.signal and not fronted.polarity.signal
+                    and not fronted.negated):
+                # "Vaikus iki 18 metų, jei jie karščiuoja, gydytojas priima be eilės": the fronted words before
+                # the condition belong to the clause after it, and are said with its polarity
+                fronted.polarity = pol
+            if b_index == 1:
+                fronted = segments[-2] if lang == lx.LT and not claim and opener in _CONDITION_FIRST[lang] else None
     navigation = not claim and bool(segments) and prose == 0
     # The first sentence usually names the page's topic ("Council tax bills are sent in March");
     # its words count as known context everywhere, except words that pick one alternative.

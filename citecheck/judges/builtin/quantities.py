@@ -110,6 +110,10 @@ class _Extractor:
             if not consumed and tok.kind == W and self.lang == lx.PL and (
                     tok.text in lx.PL_ONE_UNIT or (tok.text in lx.PL_ONE_UNIT_WITHIN and self._word(i - 1) == "ciagu")):
                 consumed = self._pl_one_unit(i)
+            if not consumed and tok.kind == W and self.lang == lx.LT and (
+                    tok.text in lx.LT_ONE_UNIT_DATIVE
+                    or (tok.text in lx.LT_ONE_UNIT and self._word(i - 1) in lx.LT_ONE_UNIT_AFTER)):
+                consumed = self._lt_one_unit(i)
             if not consumed and tok.kind == W and tok.text in lx.LT_UNLIMITED_WORDS and self.lang == lx.LT:
                 consumed = self._unlimited(i)
             if not consumed and tok.kind == W and tok.text in lx.PAID_WORDS:
@@ -592,6 +596,20 @@ class _Extractor:
         dim, unit, factor = lx.UNITS[toks[i].text]
         return self._add(i, i + 1, dim, unit, 1, 1, factor=factor)
 
+    def _lt_one_unit(self, i: int) -> int:
+        """Lithuanian "prieš parą", "per savaitę", "apribojama metams": a unit with no number is one of it."""
+        toks = self.toks
+        if (toks[i].text in lx.LT_ONE_UNIT_DATIVE or self._word(i - 1) == "per") and any(
+                t.text in _LT_PRICE_SAID for t in toks):
+            return 0  # "abonementas metams kainuoja 300 €", "per mėnesį mokama 30 €": the price's rate, not a span
+        before = i - 1 if toks[i].text in lx.LT_ONE_UNIT_DATIVE else i - 2
+        if before >= 0 and (toks[before].kind == NUM or toks[before].text in lx.LT_ONE_UNIT_NOT_AFTER):
+            return 0
+        if i + 1 < len(toks) and toks[i + 1].kind in (NUM, DATE):
+            return 0
+        dim, unit, factor = lx.UNITS[toks[i].text]
+        return self._add(i, i + 1, dim, unit, 1, 1, factor=factor)
+
     def _pl_noon_or_midnight(self, i: int) -> int:
         before = self._word(i - 1)
         if before not in lx.PL_CLOCK_BEFORE:
@@ -662,11 +680,14 @@ _POUNDS = frozenset({"pound", "pounds"})
 _EN_NOT_NOUNS = frozenset().union(lx.NEGATORS[lx.EN], lx.PERMISSION[lx.EN], lx.OBLIGATION[lx.EN], lx.PROHIBITION[lx.EN])
 # English bound words that are no stop words: a bound said with them is compared as a bound, not as a word.
 _EN_BOUND_CONTENT = frozenset({"later", "maximum", "minimum", "reaches", "reach", "younger", "older"})
+# Words that say a Lithuanian sentence gives a price (a currency or "kainuoja", "mokestis"): its "metams" is a rate.
+_LT_PRICE_SAID = frozenset({*lx.CURRENCY_AFTER, *lx.CURRENCY_BEFORE, "kainuoja", "kaina", "kainos", "mokestis",
+                            "mokescio", "moka", "mokama", "moketi", "sumoketi"})
 _FREE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True):
     _FREE_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 _PAID_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
-_PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai"})
+_PAID_AFTER = frozenset({"for", "extra", "za", "uz", "dodatkowo", "papildomai", "atskirai"})
 _OWN_COST = frozenset(lx.PL_OWN_COST_PHRASES)
 for _phrase in lx.PAID_PHRASES:
     _PAID_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
@@ -684,7 +705,7 @@ _FREQUENCY_STARTS = {lang: frozenset(lx.FREQUENCY_EVERY[lang] | set(lx.FREQUENCY
 # Every word a quantity can start with (a month, "free", "paid", the first word of their phrases).
 _WORD_STARTS = frozenset().union(lx.MONTHS, _FREE_BY_FIRST, lx.FREE_WORDS, lx.PAID_WORDS, _PAID_BY_FIRST,
                                  lx.LT_INCLUDED_WORDS, *_FREQUENCY_STARTS.values(), lx.PL_CLOCK_WORDS, lx.PL_ONE_UNIT,
-                                 lx.PL_ONE_UNIT_WITHIN, lx.LT_UNLIMITED_WORDS)
+                                 lx.PL_ONE_UNIT_WITHIN, lx.LT_UNLIMITED_WORDS, lx.LT_ONE_UNIT, lx.LT_ONE_UNIT_DATIVE)
 
 # A deadline's bound ("najpóźniej", "no later than", "until") before a duration said before something
 # ("24 godziny wcześniej", "2 days before"): the time ahead is at least that long.

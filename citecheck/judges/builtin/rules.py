@@ -182,6 +182,15 @@ def _only_for_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated
     return None
 
 
+_LT_ADDRESSEE = frozenset(_stem(word, lx.LT) for word in lx.LT_ADDRESSEE_WORDS)
+
+
+def _speaks_to_you(segment: Segment, passage: _Analysis) -> bool:
+    """The segment's sentence speaks to the reader: a Lithuanian second-person verb ("galite") or "jūs"."""
+    return any(word in lx.LT_YOU_WORDS or (len(word) >= 6 and word.endswith(lx.LT_YOU_ENDINGS))
+               for _, word in passage.words[segment.sentence])
+
+
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
                     passage: _Analysis, lang: str, stated: _Analysis | None = None) -> _Fact:
     label = q.text.strip() or q.dim
@@ -196,6 +205,13 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     key = key - _IMPLIED[lang].get(q.dim, frozenset())
     if not key:
         return _Fact(UNSTATED, f"'{label}' is not tied to anything the passage names")
+    # A word of the sentence that another value's segment says itself belongs to that value, not to this one:
+    # "free at our ATMs, other banks' ATMs – €1.99" gives "other" to €1.99 ("kitų bankų bankomatuose – 1,99 €").
+    owned_elsewhere: dict[int, set[str]] = {}
+    for segment, _p in candidates:
+        owned_elsewhere.setdefault(id(segment), set()).update(
+            word for other, _o in candidates if other is not segment and other.sentence == segment.sentence
+            for word in other.own)
     scored: list[tuple[float, float, float, Segment, Quantity]] = []
     for segment, p in candidates:
         ownish = segment.key
@@ -205,18 +221,26 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         m_inh = len((key & segment.inh) - segment.own)
         if m_own + m_inh == 0:
             continue  # the value's own words say nothing the claim says
-        m_ctx = len((key & segment.ctx) - ownish)
+        context = segment.ctx - (owned_elsewhere[id(segment)] - ownish)
+        m_ctx = len((key & context) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
         # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
         score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
+        if q.per and q.per == p.per:
+            score += 0.5  # the same rate ("30 € per metus" / "30 € per metus") identifies the value too
         if p.head and not (p.head & claim_words):
             score -= 1.0
         if q.head and not (q.head & (ownish | segment.ctx)):
             score -= 1.0
         # Coverage for a contradiction counts the value's own sentence only; for support the
         # page's topic words (its first sentence) count too ("council tax" named once on top).
-        coverage = (m_own + m_inh + m_ctx) / len(key)
-        support_coverage = len(key & (ownish | segment.ctx | passage.topic)) / len(key)
+        said = ownish | context | passage.topic
+        reader = 0
+        if lang == lx.LT and not key <= said and key - said <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
+            said = said | _LT_ADDRESSEE  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
+            reader = len((key & _LT_ADDRESSEE) - ownish - context)
+        coverage = (m_own + m_inh + m_ctx + reader) / len(key)
+        support_coverage = len(key & said) / len(key)
         scored.append((score, coverage, support_coverage, segment, p))
     if not scored:
         return _Fact(UNSTATED, f"the passage gives '{label}'-like values only for other cases")
@@ -320,6 +344,20 @@ def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
     return None
 
 
+def _lt_participle_clauses(claim: str, segments: Sequence[Segment]) -> list[Segment]:
+    """The Lithuanian claim's middle segments with no value opened by an active participle ("Vaikai,
+    neužimantys atskiros vietos, už kelionę nemoka"): they describe the subject, so their polarity is their own."""
+    out = []
+    for segment in segments[1:-1]:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if len(opener) >= 7 and opener.endswith(lx.LT_PARTICIPLE_ENDINGS):
+            out.append(segment)
+    return out
+
+
 def _list_polarity(segment: Segment, key: set[str], passage: _Analysis) -> Polarity:
     """The polarity a segment states the claim's words with: its own, or, when it goes on a list after a negated
     segment of its sentence ("We cannot take building rubble, garden waste or asbestos"; "closed on Christmas
@@ -413,6 +451,10 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if best is None:
         return _Fact(UNSTATED, "the passage says nothing on this")
     coverage, segment = best[0][0], best[1]
+    if lang == lx.LT and 0.5 <= coverage < 0.999:
+        unsaid = key - segment.key - passage.topic
+        if unsaid <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
+            coverage = 1.0  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
     words = " ".join(sorted(key))
     role_groups = lx.EXCLUSIVE_ROLE_GROUPS
     # (Lithuanian: a three-word claim whose only other word is the role, "Kainos nurodytos be PVM" against
@@ -1028,8 +1070,17 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
                 # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)
                 facts.append(said)
-        part_pol = _merge_polarity([s.polarity for s in segments if s is not condition])
+        described = _lt_participle_clauses(claim, segments) if lang == lx.LT and len(segments) > 2 else []
+        for clause in described:
+            # "Vaikai, neužimantys atskiros vietos, nemoka": the participle's "ne" describes the children, not
+            # the price; the clause is a statement the passage must make with the same polarity
+            facts.append(_judge_statement(clause.own | clause.inh, clause.polarity, page, lang))
+        part_pol = _merge_polarity([s.polarity for s in segments if s is not condition and s not in described])
         quantities = [(s, q) for s in segments for q in s.quantities]
+        # "Studentai, parodę pažymėjimą, moka 29 €": a one-word opening segment cut off by a participle clause is
+        # the subject of what follows, so it names what the value is for
+        subject = (segments[0].own if len(segments) > 2 and segments[0].words == 1 and not segments[0].quantities
+                   else set())
         if quantities:
             for segment, q in quantities:
                 bound_page = _binding_segment(segment, page) if len(segment.quantities) > 1 else None
@@ -1044,6 +1095,8 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                and segment is segments[0] and part is not stated.parts[0])
                 key = set(segment.own) if len(own) >= 2 or own_subject else segment.key
                 key = key or part_key or set(claim_words)
+                if subject and segment is not segments[0]:
+                    key = key | subject
                 # "costs" belongs to the price, not to the duration in the same segment.
                 for other in segment.quantities:
                     if other is not q:

@@ -366,7 +366,9 @@ _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "net
 
 # A negated active past participle ("nepatikusią prekę", "nepasinaudojusiems") names a kind of thing, like an
 # adjective: its "ne" does not deny the sentence ("Nepatikusią prekę galite grąžinti" allows returns).
-_LT_NEGATED_PARTICIPLE = re.compile(r"^ne\w{3,}us(i|ia|ias|ios|iu|ius|iems|ioms|iai|io|iam|iuose|ioje)$")
+# The same of a negated adverbial participle ("nenurodydami priežasties", without giving a reason): it says how,
+# and "Prekę galite grąžinti nenurodydami priežasties" still allows returns.
+_LT_NEGATED_PARTICIPLE = re.compile(r"^ne\w{3,}(us(i|ia|ias|ios|iu|ius|iems|ioms|iai|io|iam|iuose|ioje)|dam(as|a|i|os))$")
 
 
 @lru_cache(maxsize=65536)

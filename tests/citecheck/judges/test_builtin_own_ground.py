@@ -1712,3 +1712,271 @@ def test_an_exception_is_read_only_for_a_whole_excepted_item() -> None:
     assert status("Sale items bought online cannot be returned.", passage) == "supported"
     # the claim says it of all sale items; the passage excepts only those bought online
     assert status("Sale items cannot be returned.", passage) != "supported"
+
+
+# --- i25 Lithuanian ---
+
+# --- Lithuanian: the genitive of 11-19 and of the tens, "eurą", one "parą" / "savaitę" ------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Nuolaida taikoma jaunimui iki dvidešimties metų.", "Nuolaida taikoma jaunimui iki 20 metų.", "supported"),
+    ("Nuolaida taikoma jaunimui iki penkiolikos metų.", "Nuolaida taikoma jaunimui iki 20 metų.", "contradicted"),
+    ("Už vežimą reikia primokėti vieną eurą.", "Už vežimą taikomas 1 € antkainis.", "supported"),
+    ("Už vežimą reikia primokėti du eurus.", "Už vežimą taikomas 1 € antkainis.", "contradicted"),
+])
+def test_lithuanian_number_word_cases(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: one meaning in other words (battery, arrive, yearly, made ready, card payments, weekend) ---
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Baterijai suteikiama 6 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.", "supported"),
+    ("Baterijai suteikiama 12 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.", "contradicted"),
+    ("Metinis abonementas kainuoja 120 €.", "Abonementas kainuoja 120 € per metus.", "supported"),
+    ("Pažymėjimas paruošiamas per 2 darbo dienas.", "Pažymėjimas pagaminamas per 2 darbo dienas.", "supported"),
+    ("Pažymėjimas paruošiamas per 5 darbo dienas.", "Pažymėjimas pagaminamas per 2 darbo dienas.", "contradicted"),
+    ("Šeštadieniais ir sekmadieniais biblioteka dirba nuo 10 iki 15 val.",
+     "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.", "supported"),
+    ("Šeštadieniais ir sekmadieniais biblioteka dirba nuo 10 iki 18 val.",
+     "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.", "contradicted"),
+    ("Mokant kortele degalinėse jokio mokesčio netaikoma.", "Atsiskaitymai kortele degalinėse neapmokestinami.",
+     "supported"),
+    ("Dviratį įsigijus internetu, jis pristatomas per 4 dienas.",
+     "Perkant dviratį internetu, jis atkeliauja per 4 dienas.", "supported"),
+])
+def test_lithuanian_synonym_families(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_synonyms_do_not_back_an_unstated_claim() -> None:
+    # the battery's warranty does not back a claim about the screen, nor a weekend a Monday
+    assert status("Ekranui taikoma 6 mėnesių garantija.", "Akumuliatoriui taikoma 6 mėnesių garantija.") != "supported"
+    assert status("Pirmadieniais biblioteka dirba nuo 10 iki 15 val.",
+                  "Savaitgaliais biblioteka dirba nuo 10 iki 15 val.") != "supported"
+
+
+# --- a word another value's segment says itself belongs to that value (ellipsis after a dash) -------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Registracija kitų miestų klinikose nemokama.", "contradicted"),
+    ("Registracija kitų miestų klinikose kainuoja 3 € už vizitą.", "supported"),
+    ("Registracija mūsų klinikose nemokama.", "supported"),
+])
+def test_a_word_of_another_values_segment_is_not_this_values(claim: str, expected: str) -> None:
+    passage = "Registracija mūsų klinikose nemokama, kitų miestų klinikose – 3 € už vizitą."
+    assert status(claim, passage) == expected
+
+
+# --- a one-word opening segment before a participle clause is the subject of the value ----------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Senjorai, parodę pensininko pažymėjimą, už bilietą moka keturis eurus.", "supported"),
+    ("Senjorai, parodę pensininko pažymėjimą, už bilietą moka aštuonis eurus.", "contradicted"),
+])
+def test_lithuanian_opening_subject_names_the_value(claim: str, expected: str) -> None:
+    passage = "Bilietas kainuoja 8 €, o senjorams – 4 €, pateikus pensininko pažymėjimą."
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: a unit with no number is one of it ("prieš parą", "per savaitę", "apribojama metams") ------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Apie atvykimą reikia pranešti prieš parą.", "Apie atvykimą reikia pranešti prieš 24 valandas.", "supported"),
+    ("Apie atvykimą reikia pranešti prieš parą.", "Apie atvykimą reikia pranešti prieš 48 valandas.", "contradicted"),
+    ("Paskyra užblokuojama metams.", "Paskyra užblokuojama 12 mėnesių.", "supported"),
+    ("Paskyra užblokuojama metams.", "Paskyra užblokuojama 6 mėnesiams.", "contradicted"),
+    ("Siunta pristatoma per savaitę.", "Siunta pristatoma per 7 dienas.", "supported"),
+    ("Siunta pristatoma per savaitę.", "Siunta pristatoma per 3 dienas.", "contradicted"),
+])
+def test_lithuanian_one_unit_without_a_number(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_rate_and_frequency_are_not_one_unit() -> None:
+    # "du kartus per savaitę" is how often, "30 € per parą" a rate: neither a one-week or one-day span
+    assert status("Treniruotės vyksta du kartus per savaitę.", "Treniruotės vyksta du kartus per savaitę.") == "supported"
+    assert status("Nuoma kainuoja 30 € per parą.", "Nuoma kainuoja 30 € per parą.") == "supported"
+
+
+# --- paying "separately" / for using a thing against "included in the price"; who "covers" a cost ----------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Už baseino naudojimą reikia mokėti atskirai.", "Baseinas įskaičiuotas į nakvynės kainą.", "contradicted"),
+    ("Už rankšluosčius reikia mokėti atskirai.", "Rankšluosčiai įskaičiuoti į nakvynės kainą.", "contradicted"),
+    ("Siuntimo išlaidas padengia pirkėjas.", "Siuntimo išlaidas apmoka pirkėjas.", "supported"),
+    ("Siuntimo išlaidas padengia pardavėjas.", "Siuntimo išlaidas apmoka pirkėjas.", "contradicted"),
+])
+def test_paid_separately_and_who_covers_a_cost(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: getting a permit is its being issued; calling is by phone; a percentage is of a sum --------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Kortelę gausite per 10 dienų.", "Kortelė išduodama per 10 dienų.", "supported"),
+    ("Kortelę gausite per 3 dienas.", "Kortelė išduodama per 10 dienų.", "contradicted"),
+    ("Vizitą galima užsisakyti paskambinus.", "Vizitą galima užsisakyti telefonu.", "supported"),
+    ("Vizitą galima užsisakyti paskambinus.", "Vizitą galima užsisakyti tik internetu.", "contradicted"),
+    ("Atšaukus užsakymą, iš sumos atskaitoma 5 %.", "Atšaukus užsakymą, išskaičiuojamas 5 % mokestis.", "supported"),
+])
+def test_lithuanian_get_call_and_sum(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_receipt_of_goods_is_not_issuing() -> None:
+    # "nuo gavimo" (from receipt) is not "išdavimas": a claim about issuing is not backed by it
+    assert status("Prekė išduodama per 14 dienų.", "Prekę galite grąžinti per 14 dienų nuo jos gavimo.") != "supported"
+
+
+# --- Lithuanian: a participle clause describes the subject; its "ne" is not the claim's --------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jaunesni nei penkerių metų vaikai, neužimantys atskiros vietos, už kelionę nemoka.", "supported"),
+    ("Jaunesni nei penkerių metų vaikai, neužimantys atskiros vietos, už kelionę moka 2 €.", "contradicted"),
+    ("Jaunesni nei penkerių metų vaikai, užimantys atskirą vietą, už kelionę nemoka.", "contradicted"),
+])
+def test_lithuanian_participle_clause_keeps_its_own_negation(claim: str, expected: str) -> None:
+    passage = "Vaikai iki 5 metų važiuoja nemokamai, jei jiems neužimama atskira vieta."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Sutartis sudaroma pusmečiui.", "Sutartis sudaroma 6 mėnesiams.", "supported"),
+    ("Sutartis sudaroma pusmečiui.", "Sutartis sudaroma 3 mėnesiams.", "contradicted"),
+])
+def test_lithuanian_half_year_is_six_months(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Perkant bilietą autobuse jokio antkainio nėra.", "contradicted"),
+    ("Perkant bilietą autobuse reikia primokėti 2 eurus.", "supported"),
+])
+def test_lithuanian_no_surcharge_against_a_surcharge(claim: str, expected: str) -> None:
+    assert status(claim, "Perkant bilietą autobuse taikomas 2 € antkainis.") == expected
+
+
+# --- Lithuanian: the reader named ("pirkėjas", "klientas") where the page says "you"; a negated adverbial
+# participle ("nenurodydami priežasties") says how, it does not deny the sentence ----------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Klientas gali atšaukti užsakymą per 2 dienas.", "Užsakymą galite atšaukti per 2 dienas.", "supported"),
+    ("Klientas gali atšaukti užsakymą per 5 dienas.", "Užsakymą galite atšaukti per 2 dienas.", "contradicted"),
+    ("Klientas gali atšaukti užsakymą per 2 dienas.", "Užsakymą galima atšaukti per 2 dienas.", "unsupported"),
+    ("Vartotojas gali atsisakyti sutarties nenurodydamas priežasties.",
+     "Sutarties galite atsisakyti nenurodydami priežasties.", "supported"),
+    ("Sutarties atsisakyti negalima.", "Sutarties galite atsisakyti nenurodydami priežasties.", "contradicted"),
+])
+def test_lithuanian_reader_named_and_adverbial_participle(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: "ne vėliau kaip prieš" = "bent prieš"; "savaitę iš anksto" = "prieš savaitę" --------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Apie vėlavimą reikia pranešti ne vėliau kaip prieš 2 dienas.", "Apie vėlavimą reikia pranešti bent prieš 2 dienas.",
+     "supported"),
+    ("Apie vėlavimą reikia pranešti ne vėliau kaip prieš 5 dienas.", "Apie vėlavimą reikia pranešti bent prieš 2 dienas.",
+     "contradicted"),
+    ("Nuomą galima nutraukti, jei įspėjate savaitę iš anksto.", "Nuomą galima nutraukti įspėjus prieš 7 dienas.",
+     "supported"),
+    ("Nuomą galima nutraukti, jei įspėjate savaitę iš anksto.", "Nuomą galima nutraukti įspėjus prieš 30 dienų.",
+     "contradicted"),
+])
+def test_lithuanian_no_later_than_and_in_advance(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Siuntos į namus atkeliauja per 2 darbo dienas.", "Prekės į namus pristatomos per 2 darbo dienas.", "supported"),
+    ("Siuntos į namus atkeliauja per 5 darbo dienas.", "Prekės į namus pristatomos per 2 darbo dienas.", "contradicted"),
+    ("Senjorams bilietas kainuoja perpus pigiau.", "Senjorams bilietams taikoma 50 % nuolaida.", "supported"),
+    ("Senjorams bilietas kainuoja perpus pigiau.", "Senjorams bilietams taikoma 20 % nuolaida.", "contradicted"),
+])
+def test_lithuanian_parcel_is_delivered_and_half_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+# --- Lithuanian: "už 40 eurų ar daugiau" is a bound; "užsakote" and "užsakymams" are one order --------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jei užsakote už 60 eurų ar daugiau, pristatymas nemokamas.", "supported"),
+    ("Jei užsakote už 30 eurų ar daugiau, pristatymas nemokamas.", "contradicted"),
+])
+def test_lithuanian_or_more_after_a_value_is_a_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Užsakymams nuo 60 € pristatymas nemokamas.") == expected
+
+
+# --- the same rate on both sides identifies the value ----------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Abonementas kainuoja 40 € per metus.",
+     "Abonementas galioja 12 mėnesių ir kainuoja 40 € per metus. Senjorams abonementas išduodamas nemokamai.",
+     "supported"),
+    ("Abonementas kainuoja 50 € per metus.",
+     "Abonementas galioja 12 mėnesių ir kainuoja 40 € per metus. Senjorams abonementas išduodamas nemokamai.",
+     "contradicted"),
+])
+def test_the_same_rate_identifies_the_value(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Konsultaciją reikia atšaukti bent prieš 12 valandų iki jos pradžios.",
+     "Konsultaciją būtina atšaukti ne vėliau kaip prieš 12 valandų.", "supported"),
+    ("Konsultaciją reikia atšaukti bent prieš 2 valandas iki jos pradžios.",
+     "Konsultaciją būtina atšaukti ne vėliau kaip prieš 12 valandų.", "contradicted"),
+    ("Perkant bilietą pačiame autobuse reikės primokėti 2 eurus.", "Perkant bilietą autobuse taikomas 2 € antkainis.",
+     "supported"),
+])
+def test_lithuanian_before_the_start_and_emphatic_pronoun(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Žmonėms su negalia leidimas išduodamas be jokio mokesčio.", "supported"),
+    ("Žmonėms su negalia leidimas kainuoja 10 €.", "contradicted"),
+])
+def test_lithuanian_people_with_a_disability(claim: str, expected: str) -> None:
+    assert status(claim, "Neįgaliesiems leidimas išduodamas nemokamai.") == expected
+
+
+# --- Lithuanian: words fronted before a condition take the polarity of the clause after it ---------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Sergančius senjorus nuo 75 metų gydytojas priima be eilės.", "supported"),
+    ("Sergančius senjorus nuo 60 metų gydytojas priima be eilės.", "contradicted"),
+])
+def test_lithuanian_fronted_words_before_a_condition(claim: str, expected: str) -> None:
+    passage = "Senjorus nuo 75 metų, jei jie serga, gydytojas priima be eilės."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Per šešis mėnesius kompiuterį galima nemokamai sutaisyti du kartus.", "supported"),
+    ("Per tris mėnesius kompiuterį galima nemokamai sutaisyti du kartus.", "contradicted"),
+])
+def test_lithuanian_times_within_half_a_year(claim: str, expected: str) -> None:
+    assert status(claim, "Kompiuterį galima nemokamai sutaisyti du kartus per pusmetį.") == expected
+
+
+def test_lithuanian_dative_span_beside_a_price_stays_its_rate() -> None:
+    # "metams" beside a price is the price's rate (per year), not a one-year span
+    passage = "Abonementas kainuoja 300 € per metus."
+    assert status("Abonementas metams kainuoja 300 €.", passage) == "supported"
+    assert status("Abonementas kainuoja 300 € metams.", passage) == "supported"
+
+
+def test_lithuanian_per_unit_beside_a_price_is_not_a_span() -> None:
+    passage = "Nuoma kainuoja 30 € per savaitę."
+    assert status("Per savaitę nuoma kainuoja 30 €.", passage) != "contradicted"
+    assert status("Nuoma kainuoja 30 € per savaitę.", passage) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Leidimas parengiamas per 4 darbo dienas.", "supported"),
+    ("Leidimas parengiamas per 10 darbo dienų.", "contradicted"),
+])
+def test_lithuanian_made_ready_is_issued(claim: str, expected: str) -> None:
+    assert status(claim, "Leidimas išduodamas per 4 darbo dienas.") == expected
