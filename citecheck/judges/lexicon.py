@@ -915,6 +915,8 @@ EN_SAME_THING: dict[str, str] = {
     "pensioner": "senior", "pensioners": "senior",
     "photograph": "photo", "photographs": "photo", "picture": "photo", "pictures": "photo",
     "shopper": "customer", "shoppers": "customer",
+    # an item too big for a normal bin or parcel: "bulky items" = "large items"
+    "bulky": "large",
     "reschedule": "change", "rescheduled": "change", "rearrange": "change", "rearranged": "change",
     "amend": "change", "amended": "change", "amendments": "change",
     # leaving and departing, arriving: one event each ("before the train leaves" = "before departure")
@@ -984,6 +986,17 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
         *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],
         *[((good, "for"), ("valid", "for")) for good in ("good",)],
+        # 50% of the normal price is half price: "pay 50% of the full price" = "half price"
+        *[((*pay, "50", pct, "of", "the", normal, "price"), ("50", "%", "discount"))
+          for pay in ((), ("pay",), ("pays",), ("paying",), ("cost",), ("costs",)) for pct in ("%", "percent")
+          for normal in ("normal", "full", "regular", "standard", "usual")],
+        # what a ticket, a receipt or a permit shows: "printed on it" = "shown on it"
+        *[((printed, "on"), ("shown", "on")) for printed in ("printed", "stated", "written", "displayed", "indicated")],
+        # a subscription that keeps renewing renews automatically
+        *[((keep, renewing), ("renews", "automatically")) for keep in ("keeps", "keep")
+          for renewing in ("renewing",)],
+        *[((cont, "to", "renew"), ("renews", "automatically")) for cont in ("continues", "continue")],
+        (("auto", "-", "renews"), ("renews", "automatically")),
     ],
     PL: [],
     LT: [],

@@ -1481,3 +1481,35 @@ def test_en_an_if_clause_keeps_its_negation(claim: str, expected: str) -> None:
 def test_en_letting_us_know_is_telling_us(claim: str, expected: str) -> None:
     passage = "If you need to change your booking, let us know at least 2 days in advance."
     assert status(claim, passage) == expected
+
+
+# --- i25 English ---
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Permits for fully electric cars cost 50% of the normal price.",
+     "Permits for fully electric vehicles are half price.", "supported"),
+    ("Seniors pay 50 percent of the full price.", "Seniors pay half price.", "supported"),
+    ("Permits for fully electric cars cost 60% of the normal price.",
+     "Permits for fully electric vehicles are half price.", "unsupported"),
+])
+def test_en_fifty_percent_of_the_normal_price_is_half_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The ticket is only valid on the date printed on it.",
+     "Tickets are only valid on the date shown on the ticket.", "supported"),
+    ("The ticket is only valid on the date printed on it.",
+     "Tickets are only valid on the date of purchase.", "unsupported"),
+])
+def test_en_printed_on_a_ticket_is_shown_on_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The membership keeps renewing every month.", "Membership renews automatically every month.", "supported"),
+    ("The membership keeps renewing every month.", "Membership renews automatically every year.", "unsupported"),
+    ("The council will pick up up to four large items.", "The council collects up to four bulky items.", "supported"),
+])
+def test_en_keeps_renewing_and_bulky_items(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
