@@ -1513,3 +1513,17 @@ def test_en_printed_on_a_ticket_is_shown_on_it(claim: str, passage: str, expecte
 ])
 def test_en_keeps_renewing_and_bulky_items(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The delivery team removes all the packaging.",
+     "We deliver tables and chairs to most addresses. Our team will carry your table in and remove all packaging.",
+     "supported"),
+    # the page names the other alternative too: its first sentence's "deliver" is no longer the topic of all
+    ("The delivery team removes all the packaging.",
+     "We deliver tables and chairs to most addresses. Our team will carry your table in and remove all packaging. "
+     "We send the invoice by email.", "unsupported"),
+])
+def test_en_a_topic_word_of_one_alternative_counts_when_the_page_names_no_other(claim: str, passage: str,
+                                                                                expected: str) -> None:
+    assert status(claim, passage) == expected
