@@ -986,6 +986,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
         *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],
         *[((good, "for"), ("valid", "for")) for good in ("good",)],
+        # "free the first time" = "free for the first one": the time is the first one's
+        *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
         # 50% of the normal price is half price: "pay 50% of the full price" = "half price"
         *[((*pay, "50", pct, "of", "the", normal, "price"), ("50", "%", "discount"))
           for pay in ((), ("pay",), ("pays",), ("paying",), ("cost",), ("costs",)) for pct in ("%", "percent")

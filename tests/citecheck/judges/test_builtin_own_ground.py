@@ -11,6 +11,7 @@ import pytest
 
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
+from citecheck.judges.builtin.paraphrase import _negation_said
 from citecheck.judges.builtin.words import _stem
 
 JUDGE = BuiltinJudge()
@@ -1527,3 +1528,23 @@ def test_en_keeps_renewing_and_bulky_items(claim: str, passage: str, expected: s
 def test_en_a_topic_word_of_one_alternative_counts_when_the_page_names_no_other(claim: str, passage: str,
                                                                                 expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "costs nothing" is a price of zero, not a negation: no "negation on one side only" against "free"
+    ("Your first parking permit costs nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "supported"),
+    ("Your second parking permit costs nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "unsupported"),
+    ("Parking permits cost nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "unsupported"),
+])
+def test_en_free_the_first_time_and_costing_nothing(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_en_a_free_phrase_is_no_negation_for_the_combiner() -> None:
+    assert not _negation_said(frozenset({"it", "costs", "nothing"}), "it costs nothing")
+    assert not _negation_said(frozenset({"at", "no", "extra", "cost"}), "at no extra cost")
+    assert _negation_said(frozenset({"no", "refunds", "costs", "nothing"}), "no refunds; it costs nothing")
+    assert _negation_said(frozenset({"not", "free"}), "not free")
