@@ -64,6 +64,17 @@ def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Anal
                  segment.sentence)
 
 
+def _other_side_of_threshold(q: Quantity, p: Quantity, segment: Segment, stated: _Analysis | None) -> bool:
+    """"For orders under £500, delivery costs £39" against "Delivery is free on orders over £500": the passage's
+    price holds only over an amount (a lower bound on a price in its segment) and the claim speaks of what lies
+    under that very amount, so a price of the claim's differs from it without denying it."""
+    thresholds = [o for o in segment.quantities if o is not p and o.dim == "money" and o.bound == "min"]
+    if not thresholds or p.bound == "min" or stated is None:
+        return False
+    said = [c for s in stated.segments for c in s.quantities if c is not q]
+    return any(c.dim == "money" and c.bound == "max" and c.hi == o.lo for c in said for o in thresholds)
+
+
 def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
     """:func:`_compare`, where a rate the passage's value lacks may be said by its subject ("the annual
     subscription is £45" states "£45 a year")."""
@@ -251,6 +262,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     best = max(outcomes, key=lambda item: item[1])
     outcome, coverage, _support, segment, p = best
     if outcome == MISMATCH and coverage >= 0.75:
+        if q.dim == "money" and len(segment.quantities) > 1 and _other_side_of_threshold(q, p, segment, stated):
+            return _Fact(UNSTATED, f"the passage gives '{p.text}' only over an amount the claim speaks of under")
         if q.per != p.per:
             return _Fact(CONTRADICTED, f"the passage gives '{p.text}' per {'/'.join(sorted(p.per)) or 'unit'} "
                          f"where the claim says per {'/'.join(sorted(q.per)) or 'unit'}", segment.sentence)

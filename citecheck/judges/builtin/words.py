@@ -201,11 +201,49 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
+    if lang == lx.EN and any(tok.text in _EN_BELOW for tok in toks):
+        toks = _en_below_that(toks)
     if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
         toks = _en_clock_words(toks)
     if lang == lx.LT:
         toks = _lt_vat(toks)
     return toks
+
+
+_EN_BELOW = frozenset({"below", "under"})
+_EN_BELOW_WHAT = frozenset({"that", "this"})
+_EN_ABOVE = frozenset({"over", "above"})
+_EN_BELOW_NOUNS = frozenset({"amount", "value", "level", "threshold", "figure"})
+
+
+def _en_below_that(toks: list[_Tok]) -> list[_Tok]:
+    """"Free on orders over £500; below that a flat fee of £39 applies": "below that" / "under this (amount)" is
+    the amount the sentence named over, said the other way: read as "orders under £500", so the second price
+    holds under the threshold the claim may name ("for orders under £500, you pay £39")."""
+    out: list[_Tok] = []
+    above: list[_Tok] | None = None  # the last "orders over £500" read: its noun, currency and number
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind == W and tok.text in _EN_ABOVE and i + 1 < len(toks):
+            nxt = toks[i + 1]
+            amount = ([nxt, toks[i + 2]] if nxt.kind == SYM and i + 2 < len(toks) and toks[i + 2].kind == NUM
+                      else [nxt, toks[i + 2]] if nxt.kind == NUM and i + 2 < len(toks) and toks[i + 2].kind == SYM
+                      else [])
+            if amount:
+                noun = [out[-1]] if out and out[-1].kind == W and out[-1].text not in lx.STOPWORDS[lx.EN] else []
+                above = [*noun, *amount]
+        if (above is not None and tok.kind == W and tok.text in _EN_BELOW and i + 1 < len(toks)
+                and toks[i + 1].text in _EN_BELOW_WHAT):
+            n = 3 if i + 2 < len(toks) and toks[i + 2].text in _EN_BELOW_NOUNS else 2
+            start, end = tok.start, toks[i + n - 1].end
+            noun, amount = above[:-2], above[-2:]
+            out.extend(_Tok(t.kind, t.text, start, end, t.value) for t in (*noun, _Tok(W, "under", start, end), *amount))
+            i += n
+            continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 _AGE_GROUP_RE = re.compile(r"(?i)\b(?:under|over)-\w+s\b")

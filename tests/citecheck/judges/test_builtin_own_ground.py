@@ -1548,3 +1548,14 @@ def test_en_a_free_phrase_is_no_negation_for_the_combiner() -> None:
     assert not _negation_said(frozenset({"at", "no", "extra", "cost"}), "at no extra cost")
     assert _negation_said(frozenset({"no", "refunds", "costs", "nothing"}), "no refunds; it costs nothing")
     assert _negation_said(frozenset({"not", "free"}), "not free")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the claim speaks of orders under the amount the passage's "free" holds over: no contradiction by "free"
+    ("For orders under £100, shipping costs £6.", "unsupported"),
+    ("For orders over £100, shipping costs £6.", "contradicted"),
+    ("Shipping is free on orders over £100.", "supported"),
+    ("Shipping is free on orders under £100.", "contradicted"),
+])
+def test_en_below_that_is_under_the_threshold_named_before(claim: str, expected: str) -> None:
+    assert status(claim, "Shipping is free on all orders over £100; below that a flat fee of £6 applies.") == expected
