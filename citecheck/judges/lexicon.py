@@ -986,6 +986,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
         *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],
         *[((good, "for"), ("valid", "for")) for good in ("good",)],
+        # bins and bulky items put out for collection: "put out by 7 am" = "at the kerb by 7 am" = "left outside"
+        *[((put, out), ("kerbside",)) for put in ("put", "puts", "putting", "leave", "leaves", "left", "leaving",
+                                                  "place", "placed", "placing") for out in ("out", "outside")],
+        *[(("at", "the", kerb), ("kerbside",)) for kerb in ("kerb", "kerbside", "curb", "curbside", "roadside")],
+        (("kerbside",), ("kerbside",)), (("curbside",), ("kerbside",)),
         # "free the first time" = "free for the first one": the time is the first one's
         *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
         # 50% of the normal price is half price: "pay 50% of the full price" = "half price"

@@ -1559,3 +1559,11 @@ def test_en_a_free_phrase_is_no_negation_for_the_combiner() -> None:
 ])
 def test_en_below_that_is_under_the_threshold_named_before(claim: str, expected: str) -> None:
     assert status(claim, "Shipping is free on all orders over £100; below that a flat fee of £6 applies.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Recycling boxes have to be put out by 6 am.", "supported"),
+    ("Recycling boxes can be left outside as late as 8 am.", "contradicted"),
+])
+def test_en_putting_out_is_being_at_the_kerb(claim: str, expected: str) -> None:
+    assert status(claim, "Recycling boxes must be at the kerb by 6 am on collection day.") == expected
