@@ -201,6 +201,8 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
+    if lang == lx.EN and any(tok.text in _EN_DAY_RANGE_JOINERS for tok in toks):
+        toks = _en_day_ranges(toks)
     if lang == lx.EN and any(tok.text in _EN_BELOW for tok in toks):
         toks = _en_below_that(toks)
     if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
@@ -208,6 +210,30 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     if lang == lx.LT:
         toks = _lt_vat(toks)
     return toks
+
+
+_EN_DAY_RANGE_JOINERS = frozenset({"and", "to", "until", "till", "-", "–"})
+_EN_DAY_MONTHS = frozenset(lx.MONTHS) - {"may"}  # "may" is more often the modal
+
+
+def _en_day_ranges(toks: list[_Tok]) -> list[_Tok]:
+    """"between 1 and 24 December", "from 1 to 24 December": the month said once belongs to both ends of the
+    stretch, read as "1 December to 24 December" (not the day 1 of nothing and 24 December), and so does a year
+    after it. A list ("on 25 and 26 December") is left to the dates' own reading of several days; nothing after a
+    currency sign ("£5 to 24 December") is touched."""
+    out: list[_Tok] = []
+    for i, tok in enumerate(toks):
+        out.append(tok)
+        if (tok.kind == NUM and i + 3 < len(toks) and toks[i + 1].text in _EN_DAY_RANGE_JOINERS
+                and (toks[i + 1].text != "and" or (i >= 1 and toks[i - 1].text == "between"))
+                and toks[i + 2].kind == NUM and toks[i + 3].kind == W and toks[i + 3].text in _EN_DAY_MONTHS
+                and not (i >= 1 and toks[i - 1].kind == SYM) and tok.text.isdigit() and toks[i + 2].text.isdigit()
+                and 1 <= tok.value < toks[i + 2].value <= 31):
+            out.append(_Tok(W, toks[i + 3].text, tok.end, tok.end))
+            year = toks[i + 4] if i + 4 < len(toks) else None
+            if year is not None and year.kind == NUM and len(year.text) == 4 and year.text.isdigit():
+                out.append(_Tok(NUM, year.text, tok.end, tok.end, year.value))  # "25 and 26 December 2025"
+    return out
 
 
 _EN_BELOW = frozenset({"below", "under"})

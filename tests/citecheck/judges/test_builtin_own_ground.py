@@ -1567,3 +1567,12 @@ def test_en_below_that_is_under_the_threshold_named_before(claim: str, expected:
 ])
 def test_en_putting_out_is_being_at_the_kerb(claim: str, expected: str) -> None:
     assert status(claim, "Recycling boxes must be at the kerb by 6 am on collection day.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Tickets bought between 3 and 20 March can be exchanged.", "supported"),
+    ("Tickets bought from 3 to 20 March 2026 can be exchanged.", "supported"),
+    ("Tickets bought between 5 and 20 March can be exchanged.", "contradicted"),
+])
+def test_en_a_stretch_of_days_shares_its_month(claim: str, expected: str) -> None:
+    assert status(claim, "Tickets bought from 3 March 2026 to 20 March 2026 can be exchanged.") == expected
