@@ -1576,3 +1576,17 @@ def test_en_putting_out_is_being_at_the_kerb(claim: str, expected: str) -> None:
 ])
 def test_en_a_stretch_of_days_shares_its_month(claim: str, expected: str) -> None:
     assert status(claim, "Tickets bought from 3 March 2026 to 20 March 2026 can be exchanged.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the second date listed is the claim's: the first one does not deny it
+    ("The library is closed on 2 January.", "unsupported"),
+    ("The library is closed on 3 January.", "contradicted"),
+])
+def test_en_a_value_listed_second_is_not_denied_by_the_first(claim: str, expected: str) -> None:
+    assert status(claim, "The library is closed on 1 January and 2 January.") == expected
+
+
+def test_en_a_price_over_a_threshold_in_a_but_clause_still_denies_free_for_all() -> None:
+    assert status("Parking is free for all visitors.",
+                  "Parking costs £2, but it is free for visitors staying over 4 hours.") != "supported"
