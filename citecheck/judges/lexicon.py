@@ -991,6 +991,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
                                                   "place", "placed", "placing") for out in ("out", "outside")],
         *[(("at", "the", kerb), ("kerbside",)) for kerb in ("kerb", "kerbside", "curb", "curbside", "roadside")],
         (("kerbside",), ("kerbside",)), (("curbside",), ("kerbside",)),
+        # a fare one travels at is one paid: "children travel at half the adult fare" = "pay half the adult fare"
+        *[((travel, "at"), ("pay",)) for travel in ("travel", "travels", "travelling", "traveling", "ride", "rides")],
         # "free the first time" = "free for the first one": the time is the first one's
         *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
         # 50% of the normal price is half price: "pay 50% of the full price" = "half price"

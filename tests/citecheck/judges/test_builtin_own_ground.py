@@ -1590,3 +1590,11 @@ def test_en_a_value_listed_second_is_not_denied_by_the_first(claim: str, expecte
 def test_en_a_price_over_a_threshold_in_a_but_clause_still_denies_free_for_all() -> None:
     assert status("Parking is free for all visitors.",
                   "Parking costs £2, but it is free for visitors staying over 4 hours.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Seniors pay half the standard fare.", "supported"),
+    ("Seniors pay 70% of the standard fare.", "contradicted"),
+])
+def test_en_travelling_at_a_fare_is_paying_it(claim: str, expected: str) -> None:
+    assert status(claim, "Seniors travel at half the standard fare.") == expected
