@@ -993,6 +993,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("kerbside",), ("kerbside",)), (("curbside",), ("kerbside",)),
         # a fare one travels at is one paid: "children travel at half the adult fare" = "pay half the adult fare"
         *[((travel, "at"), ("pay",)) for travel in ("travel", "travels", "travelling", "traveling", "ride", "rides")],
+        # what a permit or a fee is for, said of its vehicle's people: "drivers of electric cars pay half" =
+        # "permits for electric vehicles are half price"
+        *[((who, "of"), ("for",)) for who in ("drivers", "owners", "keepers")],
         # "free the first time" = "free for the first one": the time is the first one's
         *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
         # 50% of the normal price is half price: "pay 50% of the full price" = "half price"

@@ -1598,3 +1598,11 @@ def test_en_a_price_over_a_threshold_in_a_but_clause_still_denies_free_for_all()
 ])
 def test_en_travelling_at_a_fare_is_paying_it(claim: str, expected: str) -> None:
     assert status(claim, "Seniors travel at half the standard fare.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Owners of hybrid cars pay 50% of the normal price for a permit.", "supported"),
+    ("Owners of diesel cars pay 50% of the normal price for a permit.", "unsupported"),
+])
+def test_en_drivers_of_a_vehicle_are_its_permits(claim: str, expected: str) -> None:
+    assert status(claim, "Permits for hybrid vehicles are half price.") == expected
