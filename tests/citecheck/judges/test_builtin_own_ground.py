@@ -1606,3 +1606,11 @@ def test_en_travelling_at_a_fare_is_paying_it(claim: str, expected: str) -> None
 ])
 def test_en_drivers_of_a_vehicle_are_its_permits(claim: str, expected: str) -> None:
     assert status(claim, "Permits for hybrid vehicles are half price.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("You get a text message with a 3-hour time slot.", "supported"),
+    ("You get a text message with a 4-hour time slot.", "contradicted"),
+])
+def test_en_a_text_message_is_a_text_and_a_time_slot_a_slot(claim: str, expected: str) -> None:
+    assert status(claim, "You will receive a text with a three-hour slot.") == expected
