@@ -996,9 +996,8 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # what a permit or a fee is for, said of its vehicle's people: "drivers of electric cars pay half" =
         # "permits for electric vehicles are half price"
         *[((who, "of"), ("for",)) for who in ("drivers", "owners", "keepers")],
-        # a text is a text message, a slot a time slot
+        # a text is a text message
         *[(("text", message), ("text",)) for message in ("message", "messages")], (("sms",), ("text",)),
-        *[(("time", slot), (slot,)) for slot in ("slot", "slots", "window")],
         # "free the first time" = "free for the first one": the time is the first one's
         *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
         # 50% of the normal price is half price: "pay 50% of the full price" = "half price"

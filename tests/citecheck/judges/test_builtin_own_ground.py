@@ -1609,8 +1609,8 @@ def test_en_drivers_of_a_vehicle_are_its_permits(claim: str, expected: str) -> N
 
 
 @pytest.mark.parametrize(("claim", "expected"), [
-    ("You get a text message with a 3-hour time slot.", "supported"),
-    ("You get a text message with a 4-hour time slot.", "contradicted"),
+    ("You get a text message with a 3-hour slot.", "supported"),
+    ("You get a text message with a 4-hour slot.", "contradicted"),
 ])
-def test_en_a_text_message_is_a_text_and_a_time_slot_a_slot(claim: str, expected: str) -> None:
+def test_en_a_text_message_is_a_text(claim: str, expected: str) -> None:
     assert status(claim, "You will receive a text with a three-hour slot.") == expected
