@@ -1045,6 +1045,8 @@ EN_SAME_THING: dict[str, str] = {
     "pensioner": "senior", "pensioners": "senior",
     "photograph": "photo", "photographs": "photo", "picture": "photo", "pictures": "photo",
     "shopper": "customer", "shoppers": "customer",
+    # an item too big for a normal bin or parcel: "bulky items" = "large items"
+    "bulky": "large",
     "reschedule": "change", "rescheduled": "change", "rearrange": "change", "rearranged": "change",
     "amend": "change", "amended": "change", "amendments": "change",
     # leaving and departing, arriving: one event each ("before the train leaves" = "before departure")
@@ -1144,6 +1146,31 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[(("minimum", word), ("minimum", "term")) for word in ("contract", "commitment", "period")],
         *[((take, "away"), ("remove",)) for take in ("take", "takes", "took", "taking", "taken")],
         *[((good, "for"), ("valid", "for")) for good in ("good",)],
+        # bins and bulky items put out for collection: "put out by 7 am" = "at the kerb by 7 am" = "left outside"
+        *[((put, out), ("kerbside",)) for put in ("put", "puts", "putting", "leave", "leaves", "left", "leaving",
+                                                  "place", "placed", "placing") for out in ("out", "outside")],
+        *[(("at", "the", kerb), ("kerbside",)) for kerb in ("kerb", "kerbside", "curb", "curbside", "roadside")],
+        (("kerbside",), ("kerbside",)), (("curbside",), ("kerbside",)),
+        # a fare one travels at is one paid: "children travel at half the adult fare" = "pay half the adult fare"
+        *[((travel, "at"), ("pay",)) for travel in ("travel", "travels", "travelling", "traveling", "ride", "rides")],
+        # what a permit or a fee is for, said of its vehicle's people: "drivers of electric cars pay half" =
+        # "permits for electric vehicles are half price"
+        *[((who, "of"), ("for",)) for who in ("drivers", "owners", "keepers")],
+        # a text is a text message
+        *[(("text", message), ("text",)) for message in ("message", "messages")], (("sms",), ("text",)),
+        # "free the first time" = "free for the first one": the time is the first one's
+        *[((*the, "first", "time"), ("first",)) for the in (("the",), ("for", "the"))],
+        # 50% of the normal price is half price: "pay 50% of the full price" = "half price"
+        *[((*pay, "50", pct, "of", "the", normal, "price"), ("50", "%", "discount"))
+          for pay in ((), ("pay",), ("pays",), ("paying",), ("cost",), ("costs",)) for pct in ("%", "percent")
+          for normal in ("normal", "full", "regular", "standard", "usual")],
+        # what a ticket, a receipt or a permit shows: "printed on it" = "shown on it"
+        *[((printed, "on"), ("shown", "on")) for printed in ("printed", "stated", "written", "displayed", "indicated")],
+        # a subscription that keeps renewing renews automatically
+        *[((keep, renewing), ("renews", "automatically")) for keep in ("keeps", "keep")
+          for renewing in ("renewing",)],
+        *[((cont, "to", "renew"), ("renews", "automatically")) for cont in ("continues", "continue")],
+        (("auto", "-", "renews"), ("renews", "automatically")),
     ],
     PL: [],
     LT: [

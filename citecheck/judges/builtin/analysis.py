@@ -320,7 +320,7 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
     navigation = not claim and bool(segments) and prose == 0
     # The first sentence usually names the page's topic ("Council tax bills are sent in March");
     # its words count as known context everywhere, except words that pick one alternative.
-    topic = frozenset(segments[0].ctx - _GROUP_WORDS[lang]) if segments and not claim else frozenset()
+    topic = _topic(segments[0].ctx, all_words, lang) if segments and not claim else frozenset()
     return _Analysis(
         lang=lang, segments=segments, sentences=sentences, all_words=frozenset(all_words),
         navigation=navigation, empty=not text.strip(), parts=parts, topic=topic, numbers=frozenset(numbers),
@@ -377,3 +377,18 @@ def _analyse_passage(passage: str, lang: str) -> _Analysis:
 @lru_cache(maxsize=2048)
 def _analyse_claim(claim: str, lang: str) -> _Analysis:
     return _analyse(claim, lang, claim=True)
+
+
+def _topic(first: frozenset[str] | set[str], all_words: set[str] | frozenset[str], lang: str) -> frozenset[str]:
+    """The page's topic words: its first sentence's, except words that pick one alternative ("deliver" of
+    delivery or collection), unless the page never names another alternative of that group ("We deliver sofas
+    ..." on a page that says nothing of collecting them: every sentence is about delivery)."""
+    topic = set(first) - _GROUP_WORDS[lang]
+    picked = set(first) & _GROUP_WORDS[lang]
+    if not picked:
+        return frozenset(topic)  # the cheap test first: most first sentences pick no alternative
+    for group in _GROUPS[lang]:
+        mine = picked & group
+        if mine and (all_words & group) <= mine:
+            topic |= mine
+    return frozenset(topic)

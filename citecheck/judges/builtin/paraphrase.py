@@ -53,6 +53,11 @@ _EXTRA_STOP = frozenset(
 _NEGATION = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither", "nothing", "nobody",
                        "lack", "lacks", "absence", "absent", "unable", "fail", "fails", "failed",
                        "nie", "brak", "bez", "nigdy", "zaden", "zadna", "zadne"})
+# English ways of saying free whose "no" / "nothing" is a price of zero, not a negation ("costs nothing",
+# "at no extra cost"): the free phrases of lx.FREE_PHRASES that hold a negator.
+_FREE_NEGATED = re.compile(r"\b(?:" + "|".join(
+    r"\s+".join(re.escape(word) for word in phrase) for phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True)
+    if set(phrase) & {"no", "nothing", "without"}) + r")\b")
 _HEDGES = frozenset({"may", "might", "could", "possibly", "possible", "potential", "potentially", "suggest",
                      "suggests", "suggested", "suggesting", "hypothesis", "hypothesize", "hypothesized", "unclear",
                      "unknown", "uncertain", "further", "needed", "warrant", "warranted", "remains", "whether",
@@ -380,6 +385,22 @@ def _has(words: frozenset[str], vocabulary: frozenset[str]) -> bool:
     return bool(words & vocabulary) or any(w.endswith("n't") for w in words)
 
 
+_FREE_WORDS = frozenset(lx.FREE_WORDS)
+
+
+def _says_free(words: frozenset[str], text: str) -> bool:
+    return bool(words & _FREE_WORDS) or _FREE_NEGATED.search(text) is not None
+
+
+def _negation_said(words: frozenset[str], text: str) -> bool:
+    """A negator among the words, other than the "no" / "nothing" of a way of saying free ("costs nothing")."""
+    if not _has(words, _NEGATION):
+        return False
+    if not _FREE_NEGATED.search(text):
+        return True  # the cheap test first: most negations are no price
+    return _has(frozenset(_WORD_RE.findall(_FREE_NEGATED.sub(" ", text))), _NEGATION)
+
+
 def _antonym(claim: frozenset[str], window: frozenset[str]) -> bool:
     for left, right in _ANTONYMS:
         if (claim & left and window & right and not claim & right) or (claim & right and window & left and not claim & left):
@@ -416,9 +437,12 @@ def features(claim: str, passage: str, lang: str, rule_status: str,
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
     matched = len(numbers & passage_numbers(passage, lang, numbers_read)) / len(numbers) if numbers else 0.0
-    neg_claim = _has(c.words, _NEGATION)
-    neg_best = _has(w.words, _NEGATION)
     window_text = passage[best.start : best.end].lower()
+    claim_text = claim.lower()
+    # both sides say free ("costs nothing" against "free"): their "no" / "nothing" is the price, not a negation
+    free_both = _says_free(c.words, claim_text) and _says_free(w.words, window_text)
+    neg_claim = _negation_said(c.words, claim_text) if free_both else _has(c.words, _NEGATION)
+    neg_best = _negation_said(w.words, window_text) if free_both else _has(w.words, _NEGATION)
     hedges = len(w.words & _HEDGES)
     names_cov = len(c.names & p.words) / len(c.names) if c.names else 1.0
     long = 1.0 if len(passage) > 600 else 0.0

@@ -64,6 +64,32 @@ def _threshold_dropped(q: Quantity, p: Quantity, segment: Segment, stated: _Anal
                  segment.sentence)
 
 
+def _listed_alongside(q: Quantity, segment: Segment, candidates: list[tuple[Segment, Quantity]], key: set[str],
+                      lang: str) -> bool:
+    """"Closed on 25 December and 26 December" against "closed on 26 December": the sentence lists the claim's
+    value too, in a segment that names nothing of its own ("and 26 December"); the first value listed does not
+    deny it. A segment with a word of its own is a case of its own: "Adults pay £8 and children £5" denies "Adults
+    pay £5", and "Registracija mūsų klinikose nemokama, kitų miestų klinikose – 3 €" denies a free registration in
+    other cities' clinics."""
+    for other, p2 in candidates:
+        if other is segment or other.sentence != segment.sentence or _compare_in(q, p2, other, lang) != MATCH:
+            continue
+        if not other.own and len(other.quantities) == 1 and not p2.bound:
+            return True  # (a value of its own only: "but free for orders over £60" is a case of its own)
+    return False
+
+
+def _other_side_of_threshold(q: Quantity, p: Quantity, segment: Segment, stated: _Analysis | None) -> bool:
+    """"For orders under £500, delivery costs £39" against "Delivery is free on orders over £500": the passage's
+    price holds only over an amount (a lower bound on a price in its segment) and the claim speaks of what lies
+    under that very amount, so a price of the claim's differs from it without denying it."""
+    thresholds = [o for o in segment.quantities if o is not p and o.dim == "money" and o.bound == "min"]
+    if not thresholds or p.bound == "min" or stated is None:
+        return False
+    said = [c for s in stated.segments for c in s.quantities if c is not q]
+    return any(c.dim == "money" and c.bound == "max" and c.hi == o.lo for c in said for o in thresholds)
+
+
 def _compare_in(q: Quantity, p: Quantity, segment: Segment, lang: str) -> str:
     """:func:`_compare`, where a rate the passage's value lacks may be said by its subject ("the annual
     subscription is £45" states "£45 a year")."""
@@ -275,6 +301,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
     best = max(outcomes, key=lambda item: item[1])
     outcome, coverage, _support, segment, p = best
     if outcome == MISMATCH and coverage >= 0.75:
+        if _listed_alongside(q, segment, candidates, key, lang):
+            return _Fact(UNSTATED, f"the passage gives '{label}' too, alongside '{p.text}'")
+        if q.dim == "money" and len(segment.quantities) > 1 and _other_side_of_threshold(q, p, segment, stated):
+            return _Fact(UNSTATED, f"the passage gives '{p.text}' only over an amount the claim speaks of under")
         if q.per != p.per:
             return _Fact(CONTRADICTED, f"the passage gives '{p.text}' per {'/'.join(sorted(p.per)) or 'unit'} "
                          f"where the claim says per {'/'.join(sorted(q.per)) or 'unit'}", segment.sentence)

@@ -201,11 +201,75 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
+    if lang == lx.EN and any(tok.text in _EN_DAY_RANGE_JOINERS for tok in toks):
+        toks = _en_day_ranges(toks)
+    if lang == lx.EN and any(tok.text in _EN_BELOW for tok in toks):
+        toks = _en_below_that(toks)
     if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
         toks = _en_clock_words(toks)
     if lang == lx.LT:
         toks = _lt_vat(toks)
     return toks
+
+
+_EN_DAY_RANGE_JOINERS = frozenset({"and", "to", "until", "till", "-", "–"})
+_EN_DAY_MONTHS = frozenset(lx.MONTHS) - {"may"}  # "may" is more often the modal
+
+
+def _en_day_ranges(toks: list[_Tok]) -> list[_Tok]:
+    """"between 1 and 24 December", "from 1 to 24 December": the month said once belongs to both ends of the
+    stretch, read as "1 December to 24 December" (not the day 1 of nothing and 24 December), and so does a year
+    after it. A list ("on 25 and 26 December") is left to the dates' own reading of several days; nothing after a
+    currency sign ("£5 to 24 December") is touched."""
+    out: list[_Tok] = []
+    for i, tok in enumerate(toks):
+        out.append(tok)
+        if (tok.kind == NUM and i + 3 < len(toks) and toks[i + 1].text in _EN_DAY_RANGE_JOINERS
+                and (toks[i + 1].text != "and" or (i >= 1 and toks[i - 1].text == "between"))
+                and toks[i + 2].kind == NUM and toks[i + 3].kind == W and toks[i + 3].text in _EN_DAY_MONTHS
+                and not (i >= 1 and toks[i - 1].kind == SYM) and tok.text.isdigit() and toks[i + 2].text.isdigit()
+                and 1 <= tok.value < toks[i + 2].value <= 31):
+            out.append(_Tok(W, toks[i + 3].text, tok.end, tok.end))
+            year = toks[i + 4] if i + 4 < len(toks) else None
+            if year is not None and year.kind == NUM and len(year.text) == 4 and year.text.isdigit():
+                out.append(_Tok(NUM, year.text, tok.end, tok.end, year.value))  # "25 and 26 December 2025"
+    return out
+
+
+_EN_BELOW = frozenset({"below", "under"})
+_EN_BELOW_WHAT = frozenset({"that", "this"})
+_EN_ABOVE = frozenset({"over", "above"})
+_EN_BELOW_NOUNS = frozenset({"amount", "value", "level", "threshold", "figure"})
+
+
+def _en_below_that(toks: list[_Tok]) -> list[_Tok]:
+    """"Free on orders over £500; below that a flat fee of £39 applies": "below that" / "under this (amount)" is
+    the amount the sentence named over, said the other way: read as "orders under £500", so the second price
+    holds under the threshold the claim may name ("for orders under £500, you pay £39")."""
+    out: list[_Tok] = []
+    above: list[_Tok] | None = None  # the last "orders over £500" read: its noun, currency and number
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind == W and tok.text in _EN_ABOVE and i + 1 < len(toks):
+            nxt = toks[i + 1]
+            amount = ([nxt, toks[i + 2]] if nxt.kind == SYM and i + 2 < len(toks) and toks[i + 2].kind == NUM
+                      else [nxt, toks[i + 2]] if nxt.kind == NUM and i + 2 < len(toks) and toks[i + 2].kind == SYM
+                      else [])
+            if amount:
+                noun = [out[-1]] if out and out[-1].kind == W and out[-1].text not in lx.STOPWORDS[lx.EN] else []
+                above = [*noun, *amount]
+        if (above is not None and tok.kind == W and tok.text in _EN_BELOW and i + 1 < len(toks)
+                and toks[i + 1].text in _EN_BELOW_WHAT):
+            n = 3 if i + 2 < len(toks) and toks[i + 2].text in _EN_BELOW_NOUNS else 2
+            start, end = tok.start, toks[i + n - 1].end
+            noun, amount = above[:-2], above[-2:]
+            out.extend(_Tok(t.kind, t.text, start, end, t.value) for t in (*noun, _Tok(W, "under", start, end), *amount))
+            i += n
+            continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 _AGE_GROUP_RE = re.compile(r"(?i)\b(?:under|over)-\w+s\b")

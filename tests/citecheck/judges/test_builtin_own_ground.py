@@ -11,6 +11,7 @@ import pytest
 
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
+from citecheck.judges.builtin.paraphrase import _negation_said
 from citecheck.judges.builtin.words import _stem
 
 JUDGE = BuiltinJudge()
@@ -1980,3 +1981,135 @@ def test_lithuanian_per_unit_beside_a_price_is_not_a_span() -> None:
 ])
 def test_lithuanian_made_ready_is_issued(claim: str, expected: str) -> None:
     assert status(claim, "Leidimas išduodamas per 4 darbo dienas.") == expected
+
+
+# --- i25 English, second round ---
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Permits for fully electric cars cost 50% of the normal price.",
+     "Permits for fully electric vehicles are half price.", "supported"),
+    ("Seniors pay 50 percent of the full price.", "Seniors pay half price.", "supported"),
+    ("Permits for fully electric cars cost 60% of the normal price.",
+     "Permits for fully electric vehicles are half price.", "unsupported"),
+])
+def test_en_fifty_percent_of_the_normal_price_is_half_price(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The ticket is only valid on the date printed on it.",
+     "Tickets are only valid on the date shown on the ticket.", "supported"),
+    ("The ticket is only valid on the date printed on it.",
+     "Tickets are only valid on the date of purchase.", "unsupported"),
+])
+def test_en_printed_on_a_ticket_is_shown_on_it(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The membership keeps renewing every month.", "Membership renews automatically every month.", "supported"),
+    ("The membership keeps renewing every month.", "Membership renews automatically every year.", "unsupported"),
+    ("The council will pick up up to four large items.", "The council collects up to four bulky items.", "supported"),
+])
+def test_en_keeps_renewing_and_bulky_items(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The delivery team removes all the packaging.",
+     "We deliver tables and chairs to most addresses. Our team will carry your table in and remove all packaging.",
+     "supported"),
+    # the page names the other alternative too: its first sentence's "deliver" is no longer the topic of all
+    ("The delivery team removes all the packaging.",
+     "We deliver tables and chairs to most addresses. Our team will carry your table in and remove all packaging. "
+     "We send the invoice by email.", "unsupported"),
+])
+def test_en_a_topic_word_of_one_alternative_counts_when_the_page_names_no_other(claim: str, passage: str,
+                                                                                expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    # "costs nothing" is a price of zero, not a negation: no "negation on one side only" against "free"
+    ("Your first parking permit costs nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "supported"),
+    ("Your second parking permit costs nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "unsupported"),
+    ("Parking permits cost nothing.", "A parking permit is free the first time; after that, each one costs £20.",
+     "unsupported"),
+])
+def test_en_free_the_first_time_and_costing_nothing(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+def test_en_a_free_phrase_is_no_negation_for_the_combiner() -> None:
+    assert not _negation_said(frozenset({"it", "costs", "nothing"}), "it costs nothing")
+    assert not _negation_said(frozenset({"at", "no", "extra", "cost"}), "at no extra cost")
+    assert _negation_said(frozenset({"no", "refunds", "costs", "nothing"}), "no refunds; it costs nothing")
+    assert _negation_said(frozenset({"not", "free"}), "not free")
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the claim speaks of orders under the amount the passage's "free" holds over: no contradiction by "free"
+    ("For orders under £100, shipping costs £6.", "unsupported"),
+    ("For orders over £100, shipping costs £6.", "contradicted"),
+    ("Shipping is free on orders over £100.", "supported"),
+    ("Shipping is free on orders under £100.", "contradicted"),
+])
+def test_en_below_that_is_under_the_threshold_named_before(claim: str, expected: str) -> None:
+    assert status(claim, "Shipping is free on all orders over £100; below that a flat fee of £6 applies.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Recycling boxes have to be put out by 6 am.", "supported"),
+    ("Recycling boxes can be left outside as late as 8 am.", "contradicted"),
+])
+def test_en_putting_out_is_being_at_the_kerb(claim: str, expected: str) -> None:
+    assert status(claim, "Recycling boxes must be at the kerb by 6 am on collection day.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Tickets bought between 3 and 20 March can be exchanged.", "supported"),
+    ("Tickets bought from 3 to 20 March 2026 can be exchanged.", "supported"),
+    ("Tickets bought between 5 and 20 March can be exchanged.", "contradicted"),
+])
+def test_en_a_stretch_of_days_shares_its_month(claim: str, expected: str) -> None:
+    assert status(claim, "Tickets bought from 3 March 2026 to 20 March 2026 can be exchanged.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # the second date listed is the claim's: the first one does not deny it
+    ("The library is closed on 2 January.", "unsupported"),
+    ("The library is closed on 3 January.", "contradicted"),
+])
+def test_en_a_value_listed_second_is_not_denied_by_the_first(claim: str, expected: str) -> None:
+    assert status(claim, "The library is closed on 1 January and 2 January.") == expected
+
+
+def test_en_a_price_over_a_threshold_in_a_but_clause_still_denies_free_for_all() -> None:
+    assert status("Parking is free for all visitors.",
+                  "Parking costs £2, but it is free for visitors staying over 4 hours.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Seniors pay half the standard fare.", "supported"),
+    ("Seniors pay 70% of the standard fare.", "contradicted"),
+])
+def test_en_travelling_at_a_fare_is_paying_it(claim: str, expected: str) -> None:
+    assert status(claim, "Seniors travel at half the standard fare.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Owners of hybrid cars pay 50% of the normal price for a permit.", "supported"),
+    ("Owners of diesel cars pay 50% of the normal price for a permit.", "unsupported"),
+])
+def test_en_drivers_of_a_vehicle_are_its_permits(claim: str, expected: str) -> None:
+    assert status(claim, "Permits for hybrid vehicles are half price.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("You get a text message with a 3-hour slot.", "supported"),
+    ("You get a text message with a 4-hour slot.", "contradicted"),
+])
+def test_en_a_text_message_is_a_text(claim: str, expected: str) -> None:
+    assert status(claim, "You will receive a text with a three-hour slot.") == expected
