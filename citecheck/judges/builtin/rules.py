@@ -295,15 +295,25 @@ _LT_CONDITION_OPENERS = frozenset({"jei", "jeigu", "kai", "kol"})
 def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
     """The Lithuanian claim part's opening condition: a first segment with no value, opened by "jei" / "kai"
     or by a gerund ("neatšaukus", "pateikus"), before a segment with a value ("Neatšaukus prenumeratos, kas
-    mėnesį nuskaitoma 8,99 €"). Its polarity is its own, and the passage must state it: "Atšaukus
-    rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
+    mėnesį nuskaitoma 8,99 €"), or a later segment with no value opened by "jei" / "kai". Its polarity is its
+    own, and the passage must state it: "Atšaukus rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
     first = segments[0]
-    if first.quantities or not first.own or not any(s.quantities for s in segments[1:]):
+    if not any(s.quantities for s in segments):
         return None
-    found = _FIRST_WORD.search(claim, first.start)
-    opener = _fold(found.group()) if found is not None else ""
-    if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6 and not opener.endswith("ius")):
-        return first
+    if not first.quantities and first.own and any(s.quantities for s in segments[1:]):
+        found = _FIRST_WORD.search(claim, first.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6
+                                                 and not opener.endswith("ius")):
+            return first
+    # a trailing condition after the value, "Vaikai iki 4 metų keliauja nemokamai, jei neužima atskiros vietos":
+    # its "ne" is its own too (opened by "jei" / "jeigu" / "kai" / "kol" only, not by a gerund)
+    for segment in segments[1:]:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        if found is not None and _fold(found.group()) in _LT_CONDITION_OPENERS:
+            return segment
     return None
 
 

@@ -1980,3 +1980,15 @@ def test_lithuanian_per_unit_beside_a_price_is_not_a_span() -> None:
 ])
 def test_lithuanian_made_ready_is_issued(claim: str, expected: str) -> None:
     assert status(claim, "Leidimas išduodamas per 4 darbo dienas.") == expected
+
+
+# --- i25 Lithuanian (second helper) ---
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Šunys iki 10 kg vežami nemokamai, jei neužima atskiros sėdynės.", "supported"),
+    ("Šunys iki 10 kg vežami nemokamai, jei užima atskirą sėdynę.", "contradicted"),
+])
+def test_lithuanian_trailing_condition_keeps_its_own_negation(claim: str, expected: str) -> None:
+    # the trailing "jei ne..." is the condition's, not the free price's: the page's own sentence backs itself
+    assert status(claim, "Šunys iki 10 kg vežami nemokamai, jei neužima atskiros sėdynės.") == expected
