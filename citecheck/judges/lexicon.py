@@ -1162,6 +1162,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
         # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"
         *[((unit, "is", "anksto"), ("pries", unit)) for unit in ("para", "savaite", "menesi", "valanda", "pusmeti")],
+        # "likus (bent) 2 valandoms iki seanso" (with two hours left before) = "(bent) prieš 2 valandas iki seanso"
+        (("likus", "bent"), ("bent", "pries")), (("likus", "ne", "maziau", "kaip"), ("bent", "pries")),
+        (("likus", "ne", "maziau", "nei"), ("bent", "pries")), (("likus",), ("pries",)),
     ],
 }
 

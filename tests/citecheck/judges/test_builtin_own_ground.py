@@ -1992,3 +1992,13 @@ def test_lithuanian_made_ready_is_issued(claim: str, expected: str) -> None:
 def test_lithuanian_trailing_condition_keeps_its_own_negation(claim: str, expected: str) -> None:
     # the trailing "jei ne..." is the condition's, not the free price's: the page's own sentence backs itself
     assert status(claim, "Šunys iki 10 kg vežami nemokamai, jei neužima atskiros sėdynės.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Rezervaciją galima atšaukti likus bent trims dienoms iki atvykimo.", "supported"),
+    ("Rezervaciją galima atšaukti likus 3 dienoms iki atvykimo.", "supported"),
+    ("Rezervaciją galima atšaukti likus bent 7 dienoms iki atvykimo.", "contradicted"),
+])
+def test_lithuanian_time_left_before_is_a_time_before(claim: str, expected: str) -> None:
+    # "likus 3 dienoms iki" (with three days left before) = "prieš 3 dienas iki"
+    assert status(claim, "Rezervaciją galima atšaukti ne vėliau kaip prieš 3 dienas iki atvykimo.") == expected
