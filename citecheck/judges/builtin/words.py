@@ -361,7 +361,7 @@ _LT_VAT = {"be": "neto", "su": "bruto", "iskaitant": "bruto"}
 
 # Lithuanian words that begin with "ne" without being a negated word.
 _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "netoli", "nedaug", "neigiam",
-                   "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
+                   "nes", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
 
 
 # A negated active past participle ("nepatikusią prekę", "nepasinaudojusiems") names a kind of thing, like an

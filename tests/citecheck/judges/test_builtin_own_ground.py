@@ -2002,3 +2002,12 @@ def test_lithuanian_trailing_condition_keeps_its_own_negation(claim: str, expect
 def test_lithuanian_time_left_before_is_a_time_before(claim: str, expected: str) -> None:
     # "likus 3 dienoms iki" (with three days left before) = "prieš 3 dienas iki"
     assert status(claim, "Rezervaciją galima atšaukti ne vėliau kaip prieš 3 dienas iki atvykimo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Kompiuterių remontas į garantiją įskaičiuotas.", "contradicted"),
+    ("Kompiuterių remontas į garantiją neįskaičiuotas.", "supported"),
+])
+def test_lithuanian_negated_word_in_ne_i_is_negated(claim: str, expected: str) -> None:
+    # "neįskaičiuotas" is "ne" + "įskaičiuotas", not the word "nei" (than)
+    assert status(claim, "Kompiuterių remontas į garantiją neįskaičiuotas.") == expected
