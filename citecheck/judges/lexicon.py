@@ -1292,7 +1292,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                            "isskaitoma", "isskaitomas"),
         # paying with a card in a shop: "atsiskaitymai kortele" = "mokant kortele"
         "atsiskaitymas": ("atsiskaityti", "atsiskaitymai", "atsiskaitymas", "atsiskaitymo", "atsiskaitymu",
-                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
+                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant",
+                          # "galite atsiskaityti kortele" = "galima sumokėti kortele", "sumokėjus grynaisiais"
+                          "sumoketi", "sumokejus", "sumokama"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome", "uzsakymams", "uzsakymui", "uzsakyme",
                       "uzsakote", "uzsakysite", "uzsakant", "uzsakius", "uzsakiusiems", "uzsakoma", "uzsakomas",

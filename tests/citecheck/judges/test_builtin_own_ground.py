@@ -2011,3 +2011,13 @@ def test_lithuanian_time_left_before_is_a_time_before(claim: str, expected: str)
 def test_lithuanian_negated_word_in_ne_i_is_negated(claim: str, expected: str) -> None:
     # "neįskaičiuotas" is "ne" + "įskaičiuotas", not the word "nei" (than)
     assert status(claim, "Kompiuterių remontas į garantiją neįskaičiuotas.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Už bilietus galima sumokėti kortele.", "supported"),
+    ("Už bilietus negalima sumokėti kortele.", "contradicted"),
+    ("Už bilietus galima sumokėti grynaisiais.", "unsupported"),
+])
+def test_lithuanian_paying_is_settling(claim: str, expected: str) -> None:
+    # "sumokėti" (pay) = "atsiskaityti" (settle up)
+    assert status(claim, "Už bilietus galite atsiskaityti kortele.") == expected
