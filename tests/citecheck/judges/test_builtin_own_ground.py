@@ -2021,3 +2021,14 @@ def test_lithuanian_negated_word_in_ne_i_is_negated(claim: str, expected: str) -
 def test_lithuanian_paying_is_settling(claim: str, expected: str) -> None:
     # "sumokėti" (pay) = "atsiskaityti" (settle up)
     assert status(claim, "Už bilietus galite atsiskaityti kortele.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Už abonementą kas mėnesį mokama 30 €.", "Abonementas kainuoja 30 € per mėnesį.", "supported"),
+    ("Už abonementą kas mėnesį mokama 30 €.", "Abonemento mėnesio mokestis – 30 €.", "supported"),
+    ("Už abonementą kas mėnesį mokama 35 €.", "Abonemento mėnesio mokestis – 30 €.", "contradicted"),
+    ("Už abonementą kas mėnesį mokama 30 €.", "Už abonementą kas savaitę mokama 30 €.", "contradicted"),
+])
+def test_lithuanian_every_month_before_a_price_is_its_rate(claim: str, passage: str, expected: str) -> None:
+    # "kas mėnesį mokama 30 €" is a price per month, not a frequency the page must state
+    assert status(claim, passage) == expected
