@@ -1160,6 +1160,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
            "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
         # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # paying in instalments: "mokėti dalimis" = "išsimokėtinai" = "išsimokėjimas dalimis"
+        *[((pay, "dalimis"), ("issimokejimas",)) for pay in ("moketi", "sumoketi", "mokate", "mokama", "mokant")],
+        *[((word, "dalimis"), ("issimokejimas",)) for word in ("issimokejimas", "issimokejima", "issimokejimo",
+                                                               "issimokejimu")],
+        *[((word,), ("issimokejimas",)) for word in ("issimoketinai", "issimokejima", "issimokejimo", "issimokejimu")],
         # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"
         *[((unit, "is", "anksto"), ("pries", unit)) for unit in ("para", "savaite", "menesi", "valanda", "pusmeti")],
         # "likus (bent) 2 valandoms iki seanso" (with two hours left before) = "(bent) prieš 2 valandas iki seanso"
@@ -1284,7 +1289,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                      "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus", "isigijimo", "isigijimas",
                      "isigijima", "isigijus", "isigyjant", "isigyja", "isigyjate", "perkant", "perka", "perkate", "perkama",
                      "perkamas", "perkami", "perkamos", "perkame", "perkamu",
-                     "pirkus"),
+                     "pirkus",
+                     # a purchase: "pirkiniams nuo 150 €" = "perkant už 150 €"
+                     "pirkinys", "pirkinio", "pirkiniai", "pirkiniams", "pirkinius", "pirkiniu", "pirkini",
+                     "pirkiniui"),
         # deducting a fee from a refund: "išskaičiuojamas 10 % mokestis" = "atskaitoma 10 %"
         "isskaiciavimas": ("isskaiciuojamas", "isskaiciuojama", "isskaiciuojami", "isskaiciuojame", "isskaiciuoti",
                            "atskaitoma", "atskaitomas", "atskaitomi", "atskaito", "atskaitome", "atskaiciuojama",
@@ -1310,7 +1318,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         # cancelling an order, a subscription or a contract: "atšaukti" and "nutraukti" lose different prefixes
         "atsaukti": ("atsaukti", "atsaukimas", "atsaukimo", "atsaukima", "atsaukus", "atsaukiate", "atsaukete",
                      "atsaukia", "atsaukiama", "atsaukiamas", "nutraukti", "nutraukimas", "nutraukimo", "nutraukima",
-                     "nutraukus", "nutraukiate", "nutraukete", "nutraukia", "nutraukiama", "nutraukiamas"),
+                     "nutraukus", "nutraukiate", "nutraukete", "nutraukia", "nutraukiama", "nutraukiamas",
+                     # an order or booking "anuliuojamas" (annulled) is cancelled
+                     "anuliuoti", "anuliuojamas", "anuliuojama", "anuliuojami", "anuliuojamos", "anuliavimas",
+                     "anuliavimo", "anuliuojame", "anuliuosime"),
         "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas",
                          "registruotis", "isiregistruoti", "isiregistruoja", "isiregistruojama", "isiregistruojate",
                          "isiregistravimas", "isiregistravimo", "isiregistravima", "isiregistruojant", "isiregistravus"),

@@ -2032,3 +2032,20 @@ def test_lithuanian_paying_is_settling(claim: str, expected: str) -> None:
 def test_lithuanian_every_month_before_a_price_is_its_rate(claim: str, passage: str, expected: str) -> None:
     # "kas mėnesį mokama 30 €" is a price per month, not a frequency the page must state
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Perkant už 200 eurų ar daugiau, galima mokėti dalimis iki dvejų metų.", "supported"),
+    ("Perkant už 100 eurų ar daugiau, galima mokėti dalimis iki dvejų metų.", "contradicted"),
+])
+def test_lithuanian_paying_in_parts_is_instalments(claim: str, expected: str) -> None:
+    # "mokėti dalimis" = "išsimokėjimas dalimis"; "pirkiniams" (purchases) = "perkant" (buying)
+    passage = "Pirkiniams nuo 200 € siūlome išsimokėjimą dalimis iki 24 mėnesių."
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_annulled_is_cancelled() -> None:
+    passage = "Jei sąskaita neapmokama per 3 darbo dienas, užsakymas anuliuojamas."
+    assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per tris darbo dienas.", passage) == "supported"
+    assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per septynias darbo dienas.",
+                  passage) == "contradicted"
