@@ -354,6 +354,18 @@ def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
     return None
 
 
+_LT_OTHERWISE = frozenset({"kitaip", "priesingu"})
+
+
+def _lt_otherwise(page: _Analysis, sentence: int | None) -> bool:
+    """The sentence goes on "priešingu atveju" / "kitaip" (otherwise): what follows holds when the rule does not."""
+    if sentence is None:
+        return False
+    words = [word for _, word in page.words[sentence]]
+    return any(word == "kitaip" or (word == "priesingu" and words[k + 1 : k + 2] == ["atveju"])
+               for k, word in enumerate(words) if word in _LT_OTHERWISE)
+
+
 def _lt_participle_clauses(claim: str, segments: Sequence[Segment]) -> list[Segment]:
     """The Lithuanian claim's middle segments with no value opened by an active participle ("Vaikai,
     neužimantys atskiros vietos, už kelionę nemoka"): they describe the subject, so their polarity is their own."""
@@ -1076,6 +1088,13 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
             said = _judge_statement(condition.own | condition.inh, condition.polarity, page, lang)
+            if lang == lx.LT and said.outcome in (SUPPORTED, CONTRADICTED) and _lt_otherwise(page, said.sentence):
+                # "turi būti grąžintas pilnu baku, priešingu atveju taikomas 20 € mokestis": what follows
+                # "otherwise" holds when the rule before it does not, so the claim's "jei grąžinamas ne pilnu
+                # baku" is the sentence's own case, and "jei grąžinamas pilnu baku" its opposite
+                said = _Fact(CONTRADICTED if said.outcome == SUPPORTED else SUPPORTED,
+                             "the passage states the opposite case before 'otherwise' ('priešingu atveju')",
+                             said.sentence)
             if lang != lx.PL or said.outcome == CONTRADICTED:
                 # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
                 # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)

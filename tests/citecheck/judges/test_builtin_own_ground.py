@@ -2049,3 +2049,14 @@ def test_lithuanian_annulled_is_cancelled() -> None:
     assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per tris darbo dienas.", passage) == "supported"
     assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per septynias darbo dienas.",
                   passage) == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jei dviratis grąžinamas ne švarus, reikia sumokėti 10 € mokestį.", "partly_supported"),
+    ("Jei dviratis grąžinamas švarus, reikia sumokėti 10 € mokestį.", "contradicted"),
+])
+def test_lithuanian_otherwise_states_the_opposite_case(claim: str, expected: str) -> None:
+    # what follows "priešingu atveju" (otherwise) holds when the rule before it does not: the claim's negated
+    # condition is no contradiction (the fee's words sit in the other clause, so not yet a whole support)
+    passage = "Dviratis turi būti grąžintas švarus, priešingu atveju taikomas 10 € valymo mokestis."
+    assert status(claim, passage) == expected
