@@ -1160,6 +1160,13 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
            "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
         # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # lent out to take home: "į namus (ne)išduodami" = "(ne)galima pasiimti į namus"
+        *[(("i", "namus", "ne", lent), ("ne", "pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
+        *[((lent, "i", "namus"), ("pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
+        *[(("i", "namus", lent), ("pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
         # paying in instalments: "mokėti dalimis" = "išsimokėtinai" = "išsimokėjimas dalimis"
         *[((pay, "dalimis"), ("issimokejimas",)) for pay in ("moketi", "sumoketi", "mokate", "mokama", "mokant")],
         *[((word, "dalimis"), ("issimokejimas",)) for word in ("issimokejimas", "issimokejima", "issimokejimo",

@@ -2060,3 +2060,13 @@ def test_lithuanian_otherwise_states_the_opposite_case(claim: str, expected: str
     # condition is no contradiction (the fee's words sit in the other clause, so not yet a whole support)
     passage = "Dviratis turi būti grąžintas švarus, priešingu atveju taikomas 10 € valymo mokestis."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Žemėlapius galima pasiimti į namus.", "contradicted"),
+    ("Žemėlapių negalima pasiimti į namus.", "supported"),
+])
+def test_lithuanian_not_lent_home_cannot_be_taken_home(claim: str, expected: str) -> None:
+    # "neišduodami" is "ne" + the passive "išduodami" (not the adverbial "-dami"); "į namus išduodami" (lent out
+    # to take home) = "galima pasiimti į namus"
+    assert status(claim, "Žemėlapiai į namus neišduodami.") == expected
