@@ -1160,6 +1160,9 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
            "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
         # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # with or without an adult: "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" = not accompanied
+        *[(("su", adult), ("lydimi", "suaugusiojo")) for adult in ("suaugusiuoju", "suaugusiaisiais")],
+        *[(("be", adult), ("ne", "lydimi", "suaugusiojo")) for adult in ("suaugusiuju", "suaugusiojo", "suaugusio")],
         # lent out to take home: "į namus (ne)išduodami" = "(ne)galima pasiimti į namus"
         *[(("i", "namus", "ne", lent), ("ne", "pasiimami", "i", "namus"))
           for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],

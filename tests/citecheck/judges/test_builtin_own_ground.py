@@ -2070,3 +2070,12 @@ def test_lithuanian_not_lent_home_cannot_be_taken_home(claim: str, expected: str
     # "neišduodami" is "ne" + the passive "išduodami" (not the adverbial "-dami"); "į namus išduodami" (lent out
     # to take home) = "galima pasiimti į namus"
     assert status(claim, "Žemėlapiai į namus neišduodami.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Vaikai iki 10 metų į čiuožyklą gali eiti tik su suaugusiuoju.", "supported"),
+    ("Vaikai iki 10 metų į čiuožyklą gali eiti be suaugusiųjų.", "contradicted"),
+])
+def test_lithuanian_with_or_without_an_adult(claim: str, expected: str) -> None:
+    # "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" is not accompanied
+    assert status(claim, "Vaikai iki 10 metų į čiuožyklą gali eiti tik lydimi suaugusiojo.") == expected
