@@ -243,6 +243,11 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         # "ne daugiau nei" (no more than) before "daugiau nei" (more than): the longer phrase is tried first
         (("ne", "daugiau", "nei"), "max"), (("ne", "ilgiau", "nei"), "max"), (("ne", "maziau", "nei"), "min"),
         (("ne", "veliau", "nei"), "max"), (("ne", "anksciau", "nei"), "min"),
+        # "ne jaunesni nei 21 metų" (no younger than) is 21 or more; "ne vyresni nei 12 metų" 12 or less
+        *[(("ne", younger, than), "min") for younger in ("jaunesni", "jaunesnis", "jaunesniems", "jaunesnes")
+          for than in ("nei", "kaip")],
+        *[(("ne", older, than), "max") for older in ("vyresni", "vyresnis", "vyresniems", "vyresnes")
+          for than in ("nei", "kaip")],
         (("virsija",), "min"), (("virsys",), "min"), (("virsijanti",), "min"), (("virsijantiems",), "min"),
         (("virsijancioms",), "min"), (("virsijancio",), "min"),
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),

@@ -2079,3 +2079,11 @@ def test_lithuanian_not_lent_home_cannot_be_taken_home(claim: str, expected: str
 def test_lithuanian_with_or_without_an_adult(claim: str, expected: str) -> None:
     # "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" is not accompanied
     assert status(claim, "Vaikai iki 10 metų į čiuožyklą gali eiti tik lydimi suaugusiojo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Kursuose gali dalyvauti ne jaunesni nei 16 metų mokiniai.", "supported"),
+    ("Kursuose gali dalyvauti ne jaunesni nei 14 metų mokiniai.", "contradicted"),
+])
+def test_lithuanian_no_younger_than_is_a_lower_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Kursuose gali dalyvauti mokiniai nuo 16 metų.") == expected
