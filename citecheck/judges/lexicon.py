@@ -461,6 +461,9 @@ PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten",
 # Lithuanian active participles opening a clause that describes the subject ("Vaikai, neužimantys atskiros
 # vietos, nemoka", "nenurodydamas priežasties"): folded word endings, read on words of seven letters or more.
 LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius", "damas", "dami", "dama", "damos")
+# Generic Lithuanian person words that add nothing after an age ("iki 25 metų klientams", "nuo 65 metų asmenims").
+LT_AGED_PERSON_WORDS = frozenset({"klientams", "klientai", "klientu", "asmenims", "asmenys", "asmenu", "zmonems",
+                                  "zmones", "zmoniu", "pirkejams", "pirkejai", "vartotojams", "vartotojai"})
 # The Lithuanian words a claim names the page's reader by ("Pirkėjas gali grąžinti prekę") where the page speaks to
 # them ("Prekę galite grąžinti"): said by a sentence with a second-person verb or "jūs" (folded words).
 LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams", "pirkejo", "pirkeju", "klientas",

@@ -2087,3 +2087,12 @@ def test_lithuanian_with_or_without_an_adult(claim: str, expected: str) -> None:
 ])
 def test_lithuanian_no_younger_than_is_a_lower_bound(claim: str, expected: str) -> None:
     assert status(claim, "Kursuose gali dalyvauti mokiniai nuo 16 metų.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Vyresniems nei 70 metų asmenims įėjimas nemokamas.", "supported"),
+    ("Vyresniems nei 60 metų asmenims įėjimas nemokamas.", "contradicted"),
+])
+def test_lithuanian_generic_person_after_an_age_adds_nothing(claim: str, expected: str) -> None:
+    # "70 metų asmenims" names no one "senjorams nuo 70 metų" does not
+    assert status(claim, "Senjorams nuo 70 metų įėjimas nemokamas.") == expected
