@@ -1084,6 +1084,11 @@ SYNONYMS[LT].update({
     **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
                      "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
                      "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "isdavimas"),
+    # in writing: "raštiškas" = "rašytinis"; a written consent is a written permission ("raštiškas sutikimas" =
+    # "rašytinis leidimas")
+    **dict.fromkeys(("rastiskas", "rastiska", "rastiska", "rastisko", "rastiskos", "rastiskai", "rasytinis",
+                     "rasytini", "rasytine", "rasytinio", "rasytines", "rasytiniu", "rastu", "rastisku"), "rastu"),
+    **dict.fromkeys(("sutikimas", "sutikimo", "sutikima", "sutikimu", "sutikimui"), "leidimas"),
     # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
     **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
                      "keliaujantys", "vaziuoja", "vaziuoti", "vaziavimas", "vaziavimo", "vaziavima", "vaziuojant",
@@ -1356,7 +1361,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "arrival": ("atvykimas", "atvykimo", "atvykima", "atvykimui", "atvykti", "atvyksta", "atvykstate",
                     "atvykite", "atvyksite", "atvykstant", "atvyks"),
         "departure": ("isvykimas", "isvykimo", "isvykima", "isvykimui", "isvykti", "isvyksta", "isvykstate",
-                      "isvykite", "isvyksite", "isvykstant", "isvyks", "isvykus"),
+                      "isvykite", "isvyksite", "isvykstant", "isvyks", "isvykus",
+                      # "vykti į užsienį" (go abroad) = "išvykti į užsienį"
+                      "vykti"),
     },
 }
 for _lang, _families in _ACT_FAMILIES.items():

@@ -2096,3 +2096,13 @@ def test_lithuanian_no_younger_than_is_a_lower_bound(claim: str, expected: str) 
 def test_lithuanian_generic_person_after_an_age_adds_nothing(claim: str, expected: str) -> None:
     # "70 metų asmenims" names no one "senjorams nuo 70 metų" does not
     assert status(claim, "Senjorams nuo 70 metų įėjimas nemokamas.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Į užsienį su dviračiu galima vykti tik gavus rašytinį nuomotojo leidimą.", "supported"),
+    ("Į užsienį su dviračiu vykti galima be nuomotojo leidimo.", "contradicted"),
+])
+def test_lithuanian_written_consent_is_written_permission(claim: str, expected: str) -> None:
+    # "raštiškas" = "rašytinis", "sutikimas" (consent) = "leidimas" (permission), "vykti" = "išvykti" abroad
+    passage = "Išvykti su dviračiu į užsienį galima tik gavus raštišką nuomotojo sutikimą."
+    assert status(claim, passage) == expected
