@@ -243,6 +243,11 @@ BOUND_PHRASES: dict[str, list[tuple[tuple[str, ...], str]]] = {
         # "ne daugiau nei" (no more than) before "daugiau nei" (more than): the longer phrase is tried first
         (("ne", "daugiau", "nei"), "max"), (("ne", "ilgiau", "nei"), "max"), (("ne", "maziau", "nei"), "min"),
         (("ne", "veliau", "nei"), "max"), (("ne", "anksciau", "nei"), "min"),
+        # "ne jaunesni nei 21 metų" (no younger than) is 21 or more; "ne vyresni nei 12 metų" 12 or less
+        *[(("ne", younger, than), "min") for younger in ("jaunesni", "jaunesnis", "jaunesniems", "jaunesnes")
+          for than in ("nei", "kaip")],
+        *[(("ne", older, than), "max") for older in ("vyresni", "vyresnis", "vyresniems", "vyresnes")
+          for than in ("nei", "kaip")],
         (("virsija",), "min"), (("virsys",), "min"), (("virsijanti",), "min"), (("virsijantiems",), "min"),
         (("virsijancioms",), "min"), (("virsijancio",), "min"),
         (("iki",), "max"), (("per",), "max"), (("daugiausia",), "max"), (("ne", "daugiau", "kaip"), "max"),
@@ -456,6 +461,9 @@ PL_ONE_UNIT_NOT_AFTER = {"za", "na", "co", "raz", "razy", "caly", "nowy", "ten",
 # Lithuanian active participles opening a clause that describes the subject ("Vaikai, neužimantys atskiros
 # vietos, nemoka", "nenurodydamas priežasties"): folded word endings, read on words of seven letters or more.
 LT_PARTICIPLE_ENDINGS = ("antys", "antis", "antiems", "anciu", "ancios", "ancius", "damas", "dami", "dama", "damos")
+# Generic Lithuanian person words that add nothing after an age ("iki 25 metų klientams", "nuo 65 metų asmenims").
+LT_AGED_PERSON_WORDS = frozenset({"klientams", "klientai", "klientu", "asmenims", "asmenys", "asmenu", "zmonems",
+                                  "zmones", "zmoniu", "pirkejams", "pirkejai", "vartotojams", "vartotojai"})
 # The Lithuanian words a claim names the page's reader by ("Pirkėjas gali grąžinti prekę") where the page speaks to
 # them ("Prekę galite grąžinti"): said by a sentence with a second-person verb or "jūs" (folded words).
 LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams", "pirkejo", "pirkeju", "klientas",
@@ -1078,6 +1086,11 @@ SYNONYMS[LT].update({
     **dict.fromkeys(("parengiama", "parengiamas", "parengiami", "parengiamos", "paruosiama", "paruosiamas",
                      "paruosiami", "paruosiamos", "pagaminama", "pagaminamas", "pagaminami", "pagaminamos",
                      "parengsime", "paruosime", "pagaminsime", "parengti", "paruosti", "pagaminti"), "isdavimas"),
+    # in writing: "raštiškas" = "rašytinis"; a written consent is a written permission ("raštiškas sutikimas" =
+    # "rašytinis leidimas")
+    **dict.fromkeys(("rastiskas", "rastiska", "rastiska", "rastisko", "rastiskos", "rastiskai", "rasytinis",
+                     "rasytini", "rasytine", "rasytinio", "rasytines", "rasytiniu", "rastu", "rastisku"), "rastu"),
+    **dict.fromkeys(("sutikimas", "sutikimo", "sutikima", "sutikimu", "sutikimui"), "leidimas"),
     # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
     **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
                      "keliaujantys", "vaziuoja", "vaziuoti", "vaziavimas", "vaziavimo", "vaziavima", "vaziuojant",
@@ -1187,8 +1200,26 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
            "asmeniui", "asmeniu", "zmogus", "zmogui", "zmogaus")],
         # "ne vėliau kaip prieš 3 dienas" (no later than 3 days before) = "bent prieš 3 dienas" (at least)
         (("ne", "veliau", "kaip", "pries"), ("bent", "pries")),
+        # with or without an adult: "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" = not accompanied
+        *[(("su", adult), ("lydimi", "suaugusiojo")) for adult in ("suaugusiuoju", "suaugusiaisiais")],
+        *[(("be", adult), ("ne", "lydimi", "suaugusiojo")) for adult in ("suaugusiuju", "suaugusiojo", "suaugusio")],
+        # lent out to take home: "į namus (ne)išduodami" = "(ne)galima pasiimti į namus"
+        *[(("i", "namus", "ne", lent), ("ne", "pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
+        *[((lent, "i", "namus"), ("pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
+        *[(("i", "namus", lent), ("pasiimami", "i", "namus"))
+          for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
+        # paying in instalments: "mokėti dalimis" = "išsimokėtinai" = "išsimokėjimas dalimis"
+        *[((pay, "dalimis"), ("issimokejimas",)) for pay in ("moketi", "sumoketi", "mokate", "mokama", "mokant")],
+        *[((word, "dalimis"), ("issimokejimas",)) for word in ("issimokejimas", "issimokejima", "issimokejimo",
+                                                               "issimokejimu")],
+        *[((word,), ("issimokejimas",)) for word in ("issimoketinai", "issimokejima", "issimokejimo", "issimokejimu")],
         # "mėnesį iš anksto" (a month in advance) = "prieš mėnesį"
         *[((unit, "is", "anksto"), ("pries", unit)) for unit in ("para", "savaite", "menesi", "valanda", "pusmeti")],
+        # "likus (bent) 2 valandoms iki seanso" (with two hours left before) = "(bent) prieš 2 valandas iki seanso"
+        (("likus", "bent"), ("bent", "pries")), (("likus", "ne", "maziau", "kaip"), ("bent", "pries")),
+        (("likus", "ne", "maziau", "nei"), ("bent", "pries")), (("likus",), ("pries",)),
     ],
 }
 
@@ -1308,7 +1339,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                      "nupirktos", "isigyti", "isigytas", "isigytos", "isigytus", "isigijimo", "isigijimas",
                      "isigijima", "isigijus", "isigyjant", "isigyja", "isigyjate", "perkant", "perka", "perkate", "perkama",
                      "perkamas", "perkami", "perkamos", "perkame", "perkamu",
-                     "pirkus"),
+                     "pirkus",
+                     # a purchase: "pirkiniams nuo 150 €" = "perkant už 150 €"
+                     "pirkinys", "pirkinio", "pirkiniai", "pirkiniams", "pirkinius", "pirkiniu", "pirkini",
+                     "pirkiniui"),
         # deducting a fee from a refund: "išskaičiuojamas 10 % mokestis" = "atskaitoma 10 %"
         "isskaiciavimas": ("isskaiciuojamas", "isskaiciuojama", "isskaiciuojami", "isskaiciuojame", "isskaiciuoti",
                            "atskaitoma", "atskaitomas", "atskaitomi", "atskaito", "atskaitome", "atskaiciuojama",
@@ -1316,7 +1350,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                            "isskaitoma", "isskaitomas"),
         # paying with a card in a shop: "atsiskaitymai kortele" = "mokant kortele"
         "atsiskaitymas": ("atsiskaityti", "atsiskaitymai", "atsiskaitymas", "atsiskaitymo", "atsiskaitymu",
-                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant"),
+                          "atsiskaitant", "atsiskaito", "atsiskaitoma", "atsiskaitote", "mokant", "sumokant",
+                          # "galite atsiskaityti kortele" = "galima sumokėti kortele", "sumokėjus grynaisiais"
+                          "sumoketi", "sumokejus", "sumokama"),
         "uzsakymas": ("uzsakyti", "uzsakymas", "uzsakymo", "uzsakymai", "uzsakymus", "uzsakytas", "uzsakytos",
                       "uzsakyta", "uzsakytus", "uzsisakyti", "uzsakome", "uzsakymams", "uzsakymui", "uzsakyme",
                       "uzsakote", "uzsakysite", "uzsakant", "uzsakius", "uzsakiusiems", "uzsakoma", "uzsakomas",
@@ -1332,7 +1368,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         # cancelling an order, a subscription or a contract: "atšaukti" and "nutraukti" lose different prefixes
         "atsaukti": ("atsaukti", "atsaukimas", "atsaukimo", "atsaukima", "atsaukus", "atsaukiate", "atsaukete",
                      "atsaukia", "atsaukiama", "atsaukiamas", "nutraukti", "nutraukimas", "nutraukimo", "nutraukima",
-                     "nutraukus", "nutraukiate", "nutraukete", "nutraukia", "nutraukiama", "nutraukiamas"),
+                     "nutraukus", "nutraukiate", "nutraukete", "nutraukia", "nutraukiama", "nutraukiamas",
+                     # an order or booking "anuliuojamas" (annulled) is cancelled
+                     "anuliuoti", "anuliuojamas", "anuliuojama", "anuliuojami", "anuliuojamos", "anuliavimas",
+                     "anuliavimo", "anuliuojame", "anuliuosime"),
         "registracija": ("registruoti", "registracijos", "uzregistruoti", "registruojama", "registruojamas",
                          "registruotis", "isiregistruoti", "isiregistruoja", "isiregistruojama", "isiregistruojate",
                          "isiregistravimas", "isiregistravimo", "isiregistravima", "isiregistruojant", "isiregistravus"),
@@ -1349,7 +1388,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "arrival": ("atvykimas", "atvykimo", "atvykima", "atvykimui", "atvykti", "atvyksta", "atvykstate",
                     "atvykite", "atvyksite", "atvykstant", "atvyks"),
         "departure": ("isvykimas", "isvykimo", "isvykima", "isvykimui", "isvykti", "isvyksta", "isvykstate",
-                      "isvykite", "isvyksite", "isvykstant", "isvyks", "isvykus"),
+                      "isvykite", "isvyksite", "isvykstant", "isvyks", "isvykus",
+                      # "vykti į užsienį" (go abroad) = "išvykti į užsienį"
+                      "vykti"),
     },
 }
 for _lang, _families in _ACT_FAMILIES.items():

@@ -226,6 +226,13 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
             _expand_pl_compounds(toks, lang)
         quantities = extractor.run()
         used = extractor.used
+        if lang == lx.LT:
+            # "jaunesniems nei 25 metų klientams": a generic person word after an age names no one the age does
+            # not ("Jaunimui iki 25 metų"); it is not a word the page must say
+            for q in quantities:
+                if (q.dim == "duration" and q.tok_end < len(toks) and toks[q.tok_end - 1].text == "metu"
+                        and toks[q.tok_end].text in lx.LT_AGED_PERSON_WORDS):
+                    used.add(q.tok_end)
         # cut into segments
         bounds: list[tuple[int, int]] = []
         cut_at = 0

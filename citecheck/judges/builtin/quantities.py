@@ -157,7 +157,7 @@ class _Extractor:
                 start=start, end=end, tok_start=a, tok_end=b, bound=bound, date=date,
                 alts=tuple(v * factor for v in alts) if alts else None, head=head,
                 text=self.text[start - self.base : end - self.base],
-                per=self._rates(b) if dim == "money" else frozenset(),
+                per=(self._rates(b) or self._lt_rate_before(a)) if dim == "money" else frozenset(),
                 up_to=bound == "max" and self._word(at - 1) == "to" and self._word(at - 2) == "up",
             )
         )
@@ -176,6 +176,18 @@ class _Extractor:
                     self.used.update(range(max(0, at - n), at))
                 return kind
         return None
+
+    def _lt_rate_before(self, a: int) -> frozenset[str]:
+        """Lithuanian "kas / kiekvieną mėnesį (mokama) 1,50 €": a rate said before the price, one word at most
+        between."""
+        if self.lang != lx.LT:
+            return frozenset()
+        for k in (a - 2, a - 3):
+            if (k >= 0 and self._word(k) in lx.FREQUENCY_EVERY[lx.LT] and self._word(k + 1) in lx.RATE_UNITS
+                    and k + 1 not in self.used):
+                self.used.update((k, k + 1))
+                return frozenset({lx.RATE_UNITS[self._word(k + 1)]})
+        return frozenset()
 
     def _rates(self, k: int) -> frozenset[str]:
         """What the price ending before token ``k`` is for: "per day", "a month", "za każdy produkt",
@@ -216,6 +228,9 @@ class _Extractor:
                 return 0  # "£5 daily" is a price's rate, "a weekly pass" a kind of pass
             return self._often(i, i + 1, 1.0, lx.FREQUENCY_WORDS[lang][tok.text])
         if tok.kind == W and tok.text in lx.FREQUENCY_EVERY[lang]:
+            if lang == lx.LT and word(i + 1) in lx.RATE_UNITS and any(
+                    t.text in _LT_PRICE_SAID for t in toks[i + 2:]):
+                return 0  # "kas / kiekvieną mėnesį mokama 1,50 €": the price's rate, read by the price
             j, every = i + 1, 1.0
             if word(j) in lx.FREQUENCY_OTHER[lang]:
                 j, every = j + 1, 2.0

@@ -325,15 +325,25 @@ _LT_CONDITION_OPENERS = frozenset({"jei", "jeigu", "kai", "kol"})
 def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
     """The Lithuanian claim part's opening condition: a first segment with no value, opened by "jei" / "kai"
     or by a gerund ("neatšaukus", "pateikus"), before a segment with a value ("Neatšaukus prenumeratos, kas
-    mėnesį nuskaitoma 8,99 €"). Its polarity is its own, and the passage must state it: "Atšaukus
-    rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
+    mėnesį nuskaitoma 8,99 €"), or a later segment with no value opened by "jei" / "kai". Its polarity is its
+    own, and the passage must state it: "Atšaukus rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
     first = segments[0]
-    if first.quantities or not first.own or not any(s.quantities for s in segments[1:]):
+    if not any(s.quantities for s in segments):
         return None
-    found = _FIRST_WORD.search(claim, first.start)
-    opener = _fold(found.group()) if found is not None else ""
-    if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6 and not opener.endswith("ius")):
-        return first
+    if not first.quantities and first.own and any(s.quantities for s in segments[1:]):
+        found = _FIRST_WORD.search(claim, first.start)
+        opener = _fold(found.group()) if found is not None else ""
+        if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6
+                                                 and not opener.endswith("ius")):
+            return first
+    # a trailing condition after the value, "Vaikai iki 4 metų keliauja nemokamai, jei neužima atskiros vietos":
+    # its "ne" is its own too (opened by "jei" / "jeigu" / "kai" / "kol" only, not by a gerund)
+    for segment in segments[1:]:
+        if segment.quantities or not segment.own:
+            continue
+        found = _FIRST_WORD.search(claim, segment.start)
+        if found is not None and _fold(found.group()) in _LT_CONDITION_OPENERS:
+            return segment
     return None
 
 
@@ -372,6 +382,18 @@ def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
         if opener in _PL_CONDITION_OPENERS:
             return segment
     return None
+
+
+_LT_OTHERWISE = frozenset({"kitaip", "priesingu"})
+
+
+def _lt_otherwise(page: _Analysis, sentence: int | None) -> bool:
+    """The sentence goes on "priešingu atveju" / "kitaip" (otherwise): what follows holds when the rule does not."""
+    if sentence is None:
+        return False
+    words = [word for _, word in page.words[sentence]]
+    return any(word == "kitaip" or (word == "priesingu" and words[k + 1 : k + 2] == ["atveju"])
+               for k, word in enumerate(words) if word in _LT_OTHERWISE)
 
 
 def _lt_participle_clauses(claim: str, segments: Sequence[Segment]) -> list[Segment]:
@@ -1096,6 +1118,13 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
             said = _judge_statement(condition.own | condition.inh, condition.polarity, page, lang)
+            if lang == lx.LT and said.outcome in (SUPPORTED, CONTRADICTED) and _lt_otherwise(page, said.sentence):
+                # "turi būti grąžintas pilnu baku, priešingu atveju taikomas 20 € mokestis": what follows
+                # "otherwise" holds when the rule before it does not, so the claim's "jei grąžinamas ne pilnu
+                # baku" is the sentence's own case, and "jei grąžinamas pilnu baku" its opposite
+                said = _Fact(CONTRADICTED if said.outcome == SUPPORTED else SUPPORTED,
+                             "the passage states the opposite case before 'otherwise' ('priešingu atveju')",
+                             said.sentence)
             if lang != lx.PL or said.outcome == CONTRADICTED:
                 # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
                 # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)

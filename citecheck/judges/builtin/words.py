@@ -425,7 +425,7 @@ _LT_VAT = {"be": "neto", "su": "bruto", "iskaitant": "bruto"}
 
 # Lithuanian words that begin with "ne" without being a negated word.
 _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "netoli", "nedaug", "neigiam",
-                   "nes", "nei", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
+                   "nes", "nera", "neto", "nervu", "nestandart", "nesiojam", "neribot")
 
 
 # A negated active past participle ("nepatikusią prekę", "nepasinaudojusiems") names a kind of thing, like an
@@ -435,10 +435,15 @@ _LT_NOT_NEGATED = ("nemokam", "neigal", "nelaim", "nekilnojam", "neseniai", "net
 _LT_NEGATED_PARTICIPLE = re.compile(r"^ne\w{3,}(us(i|ia|ias|ios|iu|ius|iems|ioms|iai|io|iam|iuose|ioje)|dam(as|a|i|os))$")
 
 
+# "-duodami" ("neišduodami", "neparduodami") is the passive participle of "-duoti" (are not issued / sold), which
+# page text says far more often than the adverbial one it is spelt like: a negation, not a "how".
+_LT_GIVEN = ("duodami", "duodama", "duodamas", "duodamos")
+
+
 @lru_cache(maxsize=65536)
 def _lt_negated(word: str) -> str | None:
     """The word a Lithuanian negative prefix ("ne", "nebe") is attached to, or None."""
-    if word.startswith(_LT_NOT_NEGATED) or _LT_NEGATED_PARTICIPLE.search(word):
+    if word.startswith(_LT_NOT_NEGATED) or (_LT_NEGATED_PARTICIPLE.search(word) and not word.endswith(_LT_GIVEN)):
         return None
     rest = word[4:] if word.startswith("nebe") and len(word) >= 8 else word[2:]
     return rest if len(rest) >= 4 else None

@@ -2113,3 +2113,129 @@ def test_en_drivers_of_a_vehicle_are_its_permits(claim: str, expected: str) -> N
 ])
 def test_en_a_text_message_is_a_text(claim: str, expected: str) -> None:
     assert status(claim, "You will receive a text with a three-hour slot.") == expected
+
+
+# --- i25 Lithuanian (second helper) ---
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Šunys iki 10 kg vežami nemokamai, jei neužima atskiros sėdynės.", "supported"),
+    ("Šunys iki 10 kg vežami nemokamai, jei užima atskirą sėdynę.", "contradicted"),
+])
+def test_lithuanian_trailing_condition_keeps_its_own_negation(claim: str, expected: str) -> None:
+    # the trailing "jei ne..." is the condition's, not the free price's: the page's own sentence backs itself
+    assert status(claim, "Šunys iki 10 kg vežami nemokamai, jei neužima atskiros sėdynės.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Rezervaciją galima atšaukti likus bent trims dienoms iki atvykimo.", "supported"),
+    ("Rezervaciją galima atšaukti likus 3 dienoms iki atvykimo.", "supported"),
+    ("Rezervaciją galima atšaukti likus bent 7 dienoms iki atvykimo.", "contradicted"),
+])
+def test_lithuanian_time_left_before_is_a_time_before(claim: str, expected: str) -> None:
+    # "likus 3 dienoms iki" (with three days left before) = "prieš 3 dienas iki"
+    assert status(claim, "Rezervaciją galima atšaukti ne vėliau kaip prieš 3 dienas iki atvykimo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Kompiuterių remontas į garantiją įskaičiuotas.", "contradicted"),
+    ("Kompiuterių remontas į garantiją neįskaičiuotas.", "supported"),
+])
+def test_lithuanian_negated_word_in_ne_i_is_negated(claim: str, expected: str) -> None:
+    # "neįskaičiuotas" is "ne" + "įskaičiuotas", not the word "nei" (than)
+    assert status(claim, "Kompiuterių remontas į garantiją neįskaičiuotas.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Už bilietus galima sumokėti kortele.", "supported"),
+    ("Už bilietus negalima sumokėti kortele.", "contradicted"),
+    ("Už bilietus galima sumokėti grynaisiais.", "unsupported"),
+])
+def test_lithuanian_paying_is_settling(claim: str, expected: str) -> None:
+    # "sumokėti" (pay) = "atsiskaityti" (settle up)
+    assert status(claim, "Už bilietus galite atsiskaityti kortele.") == expected
+
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("Už abonementą kas mėnesį mokama 30 €.", "Abonementas kainuoja 30 € per mėnesį.", "supported"),
+    ("Už abonementą kas mėnesį mokama 30 €.", "Abonemento mėnesio mokestis – 30 €.", "supported"),
+    ("Už abonementą kas mėnesį mokama 35 €.", "Abonemento mėnesio mokestis – 30 €.", "contradicted"),
+    ("Už abonementą kas mėnesį mokama 30 €.", "Už abonementą kas savaitę mokama 30 €.", "contradicted"),
+])
+def test_lithuanian_every_month_before_a_price_is_its_rate(claim: str, passage: str, expected: str) -> None:
+    # "kas mėnesį mokama 30 €" is a price per month, not a frequency the page must state
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Perkant už 200 eurų ar daugiau, galima mokėti dalimis iki dvejų metų.", "supported"),
+    ("Perkant už 100 eurų ar daugiau, galima mokėti dalimis iki dvejų metų.", "contradicted"),
+])
+def test_lithuanian_paying_in_parts_is_instalments(claim: str, expected: str) -> None:
+    # "mokėti dalimis" = "išsimokėjimas dalimis"; "pirkiniams" (purchases) = "perkant" (buying)
+    passage = "Pirkiniams nuo 200 € siūlome išsimokėjimą dalimis iki 24 mėnesių."
+    assert status(claim, passage) == expected
+
+
+def test_lithuanian_annulled_is_cancelled() -> None:
+    passage = "Jei sąskaita neapmokama per 3 darbo dienas, užsakymas anuliuojamas."
+    assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per tris darbo dienas.", passage) == "supported"
+    assert status("Užsakymas atšaukiamas, jei sąskaita neapmokama per septynias darbo dienas.",
+                  passage) == "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Jei dviratis grąžinamas ne švarus, reikia sumokėti 10 € mokestį.", "partly_supported"),
+    ("Jei dviratis grąžinamas švarus, reikia sumokėti 10 € mokestį.", "contradicted"),
+])
+def test_lithuanian_otherwise_states_the_opposite_case(claim: str, expected: str) -> None:
+    # what follows "priešingu atveju" (otherwise) holds when the rule before it does not: the claim's negated
+    # condition is no contradiction (the fee's words sit in the other clause, so not yet a whole support)
+    passage = "Dviratis turi būti grąžintas švarus, priešingu atveju taikomas 10 € valymo mokestis."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Žemėlapius galima pasiimti į namus.", "contradicted"),
+    ("Žemėlapių negalima pasiimti į namus.", "supported"),
+])
+def test_lithuanian_not_lent_home_cannot_be_taken_home(claim: str, expected: str) -> None:
+    # "neišduodami" is "ne" + the passive "išduodami" (not the adverbial "-dami"); "į namus išduodami" (lent out
+    # to take home) = "galima pasiimti į namus"
+    assert status(claim, "Žemėlapiai į namus neišduodami.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Vaikai iki 10 metų į čiuožyklą gali eiti tik su suaugusiuoju.", "supported"),
+    ("Vaikai iki 10 metų į čiuožyklą gali eiti be suaugusiųjų.", "contradicted"),
+])
+def test_lithuanian_with_or_without_an_adult(claim: str, expected: str) -> None:
+    # "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" is not accompanied
+    assert status(claim, "Vaikai iki 10 metų į čiuožyklą gali eiti tik lydimi suaugusiojo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Kursuose gali dalyvauti ne jaunesni nei 16 metų mokiniai.", "supported"),
+    ("Kursuose gali dalyvauti ne jaunesni nei 14 metų mokiniai.", "contradicted"),
+])
+def test_lithuanian_no_younger_than_is_a_lower_bound(claim: str, expected: str) -> None:
+    assert status(claim, "Kursuose gali dalyvauti mokiniai nuo 16 metų.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Vyresniems nei 70 metų asmenims įėjimas nemokamas.", "supported"),
+    ("Vyresniems nei 60 metų asmenims įėjimas nemokamas.", "contradicted"),
+])
+def test_lithuanian_generic_person_after_an_age_adds_nothing(claim: str, expected: str) -> None:
+    # "70 metų asmenims" names no one "senjorams nuo 70 metų" does not
+    assert status(claim, "Senjorams nuo 70 metų įėjimas nemokamas.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Į užsienį su dviračiu galima vykti tik gavus rašytinį nuomotojo leidimą.", "supported"),
+    ("Į užsienį su dviračiu vykti galima be nuomotojo leidimo.", "contradicted"),
+])
+def test_lithuanian_written_consent_is_written_permission(claim: str, expected: str) -> None:
+    # "raštiškas" = "rašytinis", "sutikimas" (consent) = "leidimas" (permission), "vykti" = "išvykti" abroad
+    passage = "Išvykti su dviračiu į užsienį galima tik gavus raštišką nuomotojo sutikimą."
+    assert status(claim, passage) == expected
