@@ -593,6 +593,14 @@ CONDITION_FIRST_WORDS: dict[str, frozenset[str]] = {
     PL: frozenset({"jesli", "jezeli", "gdy", "kiedy", "chyba"}),
     LT: frozenset({"jei", "jeigu", "kai", "kol", "nebent"}),
 }
+# Words that open a claim's condition ("If you cannot come, ...", "..., jeśli nie zajmują osobnego miejsca", "Jei
+# rezervacijos neatšaukiate, ..."): the condition's negation is its own, and the passage must state the condition.
+# ("Unless" and its kin are conditions negated: UNLESS_WORDS / UNLESS_OPENERS.)
+CLAIM_CONDITION_OPENERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    EN: (("if",), ("when",)),
+    PL: (("jesli",), ("jezeli",), ("gdy",), ("kiedy",), ("o", "ile")),
+    LT: (("jei",), ("jeigu",), ("kai",), ("kol",)),
+}
 RESTRICTION_WORDS: dict[str, set[str]] = {
     EN: {"only", "unless", "except", "excluding", "provided", "if"},
     PL: {"tylko", "wylacznie", "chyba", "wyjatkiem", "oprocz", "warunkiem", "jesli", "jezeli"},

@@ -337,15 +337,16 @@ def _analyse(text: str, lang: str, *, claim: bool) -> _Analysis:
 
 def _en_condition_opened(toks: Sequence[_Tok], bound: tuple[int, int], lang: str) -> bool:
     """An English segment opened by "if" / "when" ("If you can't make it, cancel ..."): its negation is the
-    condition's own, not lent to the short segment after it. (Polish and Lithuanian conditions, often a gerund,
-    are read by the rules.)"""
+    condition's own, not lent to the short segment after it. English only: Polish and Lithuanian conditions, often
+    a gerund, are read by the rules (``_claim_condition``), which compare a claim's "Neatšaukus ..., imamas
+    mokestis" with a passage's "Jei ... neatšaukiate, imamas mokestis" as this reading leaves it."""
     if lang != lx.EN:
         return False
     first = next((tok.text for tok in toks[bound[0] : bound[1]] if tok.kind == W), "")
     return first in _EN_CONDITION_FIRST
 
 
-_EN_CONDITION_FIRST = frozenset({"if", "when"})
+_EN_CONDITION_FIRST = frozenset(opener[0] for opener in lx.CLAIM_CONDITION_OPENERS[lx.EN])
 
 
 def _negated_words(seg_toks: Sequence[_Tok], used: set[int], lang: str, offset: int) -> frozenset[str]:

@@ -5,6 +5,7 @@ unstated there."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -319,69 +320,33 @@ _DIM_NAMES = {"money": "price or amount", "duration": "duration", "mass": "weigh
               "count": "number", "frequency": "frequency"}
 
 
-_LT_CONDITION_OPENERS = frozenset({"jei", "jeigu", "kai", "kol"})
-
-
-def _lt_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
-    """The Lithuanian claim part's opening condition: a first segment with no value, opened by "jei" / "kai"
-    or by a gerund ("neatšaukus", "pateikus"), before a segment with a value ("Neatšaukus prenumeratos, kas
-    mėnesį nuskaitoma 8,99 €"), or a later segment with no value opened by "jei" / "kai". Its polarity is its
-    own, and the passage must state it: "Atšaukus rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
-    first = segments[0]
-    if not any(s.quantities for s in segments):
-        return None
-    if not first.quantities and first.own and any(s.quantities for s in segments[1:]):
-        found = _FIRST_WORD.search(claim, first.start)
-        opener = _fold(found.group()) if found is not None else ""
-        if opener in _LT_CONDITION_OPENERS or (opener.endswith("us") and len(opener) >= 6
-                                                 and not opener.endswith("ius")):
-            return first
-    # a trailing condition after the value, "Vaikai iki 4 metų keliauja nemokamai, jei neužima atskiros vietos":
-    # its "ne" is its own too (opened by "jei" / "jeigu" / "kai" / "kol" only, not by a gerund)
-    for segment in segments[1:]:
-        if segment.quantities or not segment.own:
-            continue
-        found = _FIRST_WORD.search(claim, segment.start)
-        if found is not None and _fold(found.group()) in _LT_CONDITION_OPENERS:
-            return segment
-    return None
-
-
 _FIRST_WORD = re.compile(r"\w+")
-_EN_CONDITION_OPENERS = frozenset({"if", "when"})
 
 
-def _en_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
-    """The English claim part's opening condition, "If you can't make it, cancel 24 hours before": a first segment
-    with no value, opened by "if" / "when", before a segment with a value. Its negation is its own, not the value's;
-    when it says anything, the passage must state it with the same polarity."""
-    first = segments[0]
-    if first.quantities or not any(s.quantities for s in segments[1:]):
+def _claim_condition(claim: str, segments: Sequence[Segment], lang: str) -> Segment | None:
+    """The claim part's condition: a segment with no value, in a part with one, opened by a condition of its
+    language (lx.CLAIM_CONDITION_OPENERS: "if", "when", "jeśli", "o ile", "jei", "kai") or, opening the part, by
+    a Lithuanian gerund ("Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €", "pateikus"). Its negation is
+    its own, not the value's ("Dzieci do lat 4 jadą bezpłatnie, jeśli nie zajmują osobnego miejsca"; "If you
+    can't make it, cancel 24 hours before"), and the passage must state it with the same polarity: "Atšaukus
+    rezervaciją, imamas 20 € mokestis" is not backed by "Jei rezervacijos neatšaukiate, imamas 20 € mokestis"."""
+    if len(segments) < 2 or not any(s.quantities for s in segments):
         return None
-    found = _FIRST_WORD.search(claim, first.start)
-    return first if found is not None and found.group().lower() in _EN_CONDITION_OPENERS else None
-
-
-_PL_CONDITION_OPENERS = frozenset({"jesli", "jezeli", "gdy", "kiedy", "o"})  # "o ile"; not "chyba (że)": unless
-
-
-def _pl_condition(claim: str, segments: Sequence[Segment]) -> Segment | None:
-    """The Polish claim part's condition, before or after its value: a segment with no value opened by "jeśli",
-    "jeżeli", "gdy", "kiedy", "o ile" ("Dzieci do lat 4 jadą bezpłatnie, jeśli nie zajmują osobnego miejsca").
-    Its "nie" is its own, not the value's; the passage must state the condition with the same polarity."""
-    if not any(s.quantities for s in segments):
-        return None
-    for segment in segments:
-        if segment.quantities or not segment.own:
+    openers = lx.CLAIM_CONDITION_OPENERS[lang]
+    for index, segment in enumerate(segments):
+        if segment.quantities:
             continue
-        found = _FIRST_WORD.search(claim, segment.start)
-        opener = _fold(found.group()) if found is not None else ""
-        if opener == "o":
-            following = _FIRST_WORD.search(claim, found.end()) if found is not None else None
-            opener = "o" if following is not None and _fold(following.group()) == "ile" else ""
-        if opener in _PL_CONDITION_OPENERS:
+        words = tuple(_fold(m.group()) for m in itertools.islice(_FIRST_WORD.finditer(claim, segment.start), 2))
+        if any(words[: len(opener)] == opener for opener in openers):
+            return segment
+        if index == 0 and words and _gerund(words[0], lang):
             return segment
     return None
+
+
+def _gerund(word: str, lang: str) -> bool:
+    """A Lithuanian gerund ("neatšaukus", "pateikus", "užsisakius"): it opens a condition as "jei" does."""
+    return lang == lx.LT and len(word) >= 6 and word.endswith("us") and not word.endswith("ius")
 
 
 _LT_OTHERWISE = frozenset({"kitaip", "priesingu"})
@@ -1109,11 +1074,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     for part in stated.parts:
         segments = [stated.segments[k] for k in part]
         part_key = set().union(*(s.own for s in segments)) if segments else set()
-        condition = _lt_condition(claim, segments) if lang == lx.LT and len(segments) > 1 else None
-        if lang == lx.EN and len(segments) > 1:
-            condition = _en_condition(claim, segments)
-        if lang == lx.PL and len(segments) > 1:
-            condition = _pl_condition(claim, segments)
+        condition = _claim_condition(claim, segments, lang)
         if condition is not None and condition.own:
             # "Neatšaukus prenumeratos, kas mėnesį nuskaitoma 8,99 €": the condition's "ne" is its own, not the
             # price's; the condition is a statement the passage must make with the same polarity
@@ -1125,9 +1086,9 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                 said = _Fact(CONTRADICTED if said.outcome == SUPPORTED else SUPPORTED,
                              "the passage states the opposite case before 'otherwise' ('priešingu atveju')",
                              said.sentence)
-            if lang != lx.PL or said.outcome == CONTRADICTED:
-                # (Polish: a condition said in other words, "jeśli zlecisz naprawę" for "jeśli zdecydujesz się
-                # na naprawę", stays with the value's words; only one the passage denies is a fact of its own)
+            if said.outcome != UNSTATED:
+                # a condition the passage states or denies is a fact of its own; one it says in other words
+                # ("jeśli zlecisz naprawę" for "jeśli zdecydujesz się na naprawę") stays with the value's words
                 facts.append(said)
         described = _lt_participle_clauses(claim, segments) if lang == lx.LT and len(segments) > 2 else []
         for clause in described:
