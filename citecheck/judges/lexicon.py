@@ -903,6 +903,15 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
+        # paying for an order: "zamówienie można opłacić BLIKIEM" = "za zamówienie zapłacisz BLIKIEM"
+        "oplacic": "koszt", "oplacisz": "koszt", "oplaca": "koszt", "oplacasz": "koszt", "oplacac": "koszt",
+        "oplacenie": "koszt", "oplacenia": "koszt", "oplacone": "koszt", "oplacony": "koszt", "oplacona": "koszt",
+        # a car: "auto" = "samochód" (rental, parking, repair pages)
+        "auto": "samochod", "auta": "samochod", "autem": "samochod", "aucie": "samochod", "samochodu": "samochod",
+        "samochodem": "samochod", "samochodzie": "samochod", "samochody": "samochod", "samochodow": "samochod",
+        "aut": "samochod", "autami": "samochod", "samochodami": "samochod",
+        # a parcel or money coming back: "przesyłka wraca do nadawcy" = "zostanie zwrócona do nadawcy"
+        "wraca": "zwrot", "wracaja": "zwrot", "wroci": "zwrot", "wroca": "zwrot", "powraca": "zwrot",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -1116,6 +1125,14 @@ PHRASE_EQUIVALENTS[PL].extend([
     *[(("od", "poniedzialku", "do", friday), ("w", "dni", "powszednie")) for friday in ("piatku", "piatek")],
     *[(("w", weekend), ("w", "soboty", "niedziele")) for weekend in ("weekend", "weekendy", "weekendów", "weekendow")],
     *[(("przez", "weekend"), ("w", "soboty", "niedziele"))],
+    # "w każdy wtorek" = "we wtorki": every such day is the days said in the plural
+    *[((w, every, day), ("w", days)) for w in ("w", "we") for every, day, days in (
+        ("kazdy", "poniedzialek", "poniedzialki"), ("kazdy", "wtorek", "wtorki"), ("kazda", "srode", "srody"),
+        ("kazdy", "czwartek", "czwartki"), ("kazdy", "piatek", "piatki"), ("kazda", "sobote", "soboty"),
+        ("kazda", "niedziele", "niedziele"))],
+    *[(("we", days), ("w", days)) for days in ("wtorki", "wtorek", "czwartki", "czwartek")],
+    # "po tygodniu" = "po 7 dniach"; "w ciągu doby" = "w ciągu 24 godzin"
+    (("po", "tygodniu"), ("po", "7", "dniach")), (("po", "dwoch", "tygodniach"), ("po", "14", "dniach")),
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -1176,6 +1193,12 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # reaching an age: "masz ukończone 21 lat" = "skończyłeś 21 lat" ("u-" is lost by neither stemmer)
+        "ukonczenie": ("ukonczone", "ukonczony", "ukonczona", "ukonczyl", "ukonczyla", "ukonczyli", "ukonczyly",
+                       "ukonczyc", "ukonczenia", "ukonczeniu", "skonczone", "skonczony", "skonczona", "skonczyl",
+                       "skonczyla", "skonczyli", "skonczyly", "skonczyc", "skonczenia", "skonczeniu", "skonczysz",
+                       "skonczy", "skoncza", "ukonczysz", "ukonczy", "ukoncza", "skonczyles", "skonczylas",
+                       "ukonczyles", "ukonczylas"),
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",

@@ -207,8 +207,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             continue  # the value's own words say nothing the claim says
         m_ctx = len((key & segment.ctx) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
-        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
-        score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
+        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others;
+        # one the value's part inherits names it too ("Płatność przy odbiorze jest dostępna do 2000 zł i kosztuje
+        # 5 zł": the 5 zł is the cash-on-delivery price as much as the 2000 zł is its limit)
+        score += 0.5 * len(key & (segment.own | segment.inh) & _GROUP_WORDS[lang])
         if p.head and not (p.head & claim_words):
             score -= 1.0
         if q.head and not (q.head & (ownish | segment.ctx)):

@@ -1712,3 +1712,45 @@ def test_an_exception_is_read_only_for_a_whole_excepted_item() -> None:
     assert status("Sale items bought online cannot be returned.", passage) == "supported"
     # the claim says it of all sale items; the passage excepts only those bought online
     assert status("Sale items cannot be returned.", passage) != "supported"
+
+
+# --- i25 Polish (second helper) ---
+
+def test_a_value_is_found_through_the_alternative_its_part_inherits() -> None:
+    # "Płatność przy odbiorze ... do 2000 zł i kosztuje 5 zł": the 5 zł is the price, not the 2000 zł limit
+    passage = "Płatność przy odbiorze jest dostępna tylko dla zamówień do 2000 zł i kosztuje dodatkowo 5 zł."
+    assert status("Płatność przy odbiorze kosztuje dodatkowo 7 zł.", passage) == "contradicted"
+    assert status("Płatność przy odbiorze kosztuje dodatkowo 5 zł.", passage) != "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "opłacić" is paying; "auto" is "samochód"; "skończyć" an age is "mieć ukończone"; "wraca" is "zwrócona"
+    ("Rezerwację można opłacić przelewem.", "supported"),
+    ("Rezerwację można opłacić gotówką.", "unsupported"),
+])
+def test_polish_paying_for_something(claim: str, expected: str) -> None:
+    assert status(claim, "Za rezerwację zapłacisz kartą lub przelewem.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Auto możesz wynająć, jeśli skończyłeś 25 lat.", "supported"),
+    ("Auto możesz wynająć, jeśli skończyłeś 18 lat.", "contradicted"),
+])
+def test_polish_car_and_reaching_an_age(claim: str, expected: str) -> None:
+    assert status(claim, "Samochód możesz wynająć, jeśli masz ukończone 25 lat.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("W każdy czwartek wstęp kosztuje 10 zł.", "supported"),
+    ("W każdy piątek wstęp kosztuje 10 zł.", "unsupported"),
+])
+def test_polish_every_weekday_is_the_plural_day(claim: str, expected: str) -> None:
+    assert status(claim, "W czwartki wstęp kosztuje 10 zł.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Nieodebrany list wraca do nadawcy po 5 dniach.", "supported"),
+    ("Nieodebrany list wraca do nadawcy po tygodniu.", "contradicted"),
+])
+def test_polish_coming_back_and_a_week(claim: str, expected: str) -> None:
+    assert status(claim, "Nieodebrany list zostanie zwrócony do nadawcy po 5 dniach.") == expected
