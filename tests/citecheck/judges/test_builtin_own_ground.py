@@ -1754,3 +1754,13 @@ def test_polish_every_weekday_is_the_plural_day(claim: str, expected: str) -> No
 ])
 def test_polish_coming_back_and_a_week(claim: str, expected: str) -> None:
     assert status(claim, "Nieodebrany list zostanie zwrócony do nadawcy po 5 dniach.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # Polish negative concord: "nie ... ani ..." denies every item once (not twice, which would affirm it)
+    ("Ubezpieczenie obejmuje kradzież.", "contradicted"),
+    ("Ubezpieczenie obejmuje także pożar budynku.", "contradicted"),
+    ("Ubezpieczenie nie obejmuje pożaru.", "supported"),
+])
+def test_polish_negative_concord_denies_every_item(claim: str, expected: str) -> None:
+    assert status(claim, "Ubezpieczenie nie obejmuje kradzieży ani pożaru.") == expected
