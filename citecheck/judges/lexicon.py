@@ -1133,6 +1133,14 @@ PHRASE_EQUIVALENTS[PL].extend([
     *[(("we", days), ("w", days)) for days in ("wtorki", "wtorek", "czwartki", "czwartek")],
     # "po tygodniu" = "po 7 dniach"; "w ciągu doby" = "w ciągu 24 godzin"
     (("po", "tygodniu"), ("po", "7", "dniach")), (("po", "dwoch", "tygodniach"), ("po", "14", "dniach")),
+    # a generic person as the subject of a modal is the reader a page speaks to ("Czytelnik może wypożyczyć" =
+    # "można wypożyczyć" = "możesz wypożyczyć"); not the customer or the buyer, whom a page sets against the shop
+    *[((person, modal), (said,)) for person in ("czytelnik", "uzytkownik", "pasazer", "pacjent", "osoba")
+      for modal, said in (("moze", "mozna"), ("musi", "trzeba"), ("powinien", "trzeba"), ("powinna", "trzeba"))],
+    *[((person, modal), (said,)) for person in ("czytelnicy", "uzytkownicy", "pasazerowie", "pacjenci", "osoby")
+      for modal, said in (("moga", "mozna"), ("musza", "trzeba"), ("powinni", "trzeba"))],
+    *[((modal, person), (said,)) for person in ("czytelnicy", "uzytkownicy", "pasazerowie", "pacjenci", "osoby")
+      for modal, said in (("moga", "mozna"), ("musza", "trzeba"))],
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),

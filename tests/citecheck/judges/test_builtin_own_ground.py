@@ -1764,3 +1764,13 @@ def test_polish_coming_back_and_a_week(claim: str, expected: str) -> None:
 ])
 def test_polish_negative_concord_denies_every_item(claim: str, expected: str) -> None:
     assert status(claim, "Ubezpieczenie nie obejmuje kradzieży ani pożaru.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a generic person before a modal is the reader: "Pasażer może zabrać" = "można zabrać"
+    ("Pasażer może zabrać do autobusu jeden rower.", "supported"),
+    ("Pasażerowie mogą zabrać do autobusu dwa rowery.", "contradicted"),
+    ("Mogą osoby zabrać do autobusu jeden wózek.", "unsupported"),
+])
+def test_polish_generic_person_before_a_modal_is_the_reader(claim: str, expected: str) -> None:
+    assert status(claim, "Do autobusu można zabrać jeden rower.") == expected
