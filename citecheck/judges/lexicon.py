@@ -656,7 +656,8 @@ STOPWORDS: dict[str, set[str]] = {
         kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego
         zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac
         ktorej ktorego ktoremu ktorym ktorzy ktorymi ktorzy
-        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem""".split()
+        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem
+        miec mial miala mieli""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -1141,6 +1142,12 @@ PHRASE_EQUIVALENTS[PL].extend([
       for modal, said in (("moga", "mozna"), ("musza", "trzeba"), ("powinni", "trzeba"))],
     *[((modal, person), (said,)) for person in ("czytelnicy", "uzytkownicy", "pasazerowie", "pacjenci", "osoby")
       for modal, said in (("moga", "mozna"), ("musza", "trzeba"))],
+    # "numer NIP" is the NIP; a bare unit after a bound is one of it ("od co najmniej roku", "do godziny przed")
+    *[(("numer", what), (what,)) for what in ("nip", "pesel", "regon")],
+    *[((bound, unit), (bound, "1", unit)) for bound in ("najmniej", "najwyzej", "maksymalnie", "minimum")
+      for unit in ("roku", "rok", "miesiaca", "miesiac", "tygodnia", "tydzien", "doby", "dobe", "godziny", "godzine",
+                   "dnia", "dzien")],
+    *[(("do", unit, "przed"), ("do", "1", unit, "przed")) for unit in ("godziny", "doby", "dnia", "tygodnia")],
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -1201,6 +1208,20 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # weighing: "paczka o wadze do 25 kg" = "paczka ważąca 25 kg"
+        "waga": ("wadze", "wagi", "wage", "wazaca", "wazacy", "wazace", "wazacej", "wazacych", "wazacego",
+                 "wazacym", "wazy", "waza", "wazyc"),
+        # instalments: "wniosek ratalny" = "wniosek o raty", "zakup na raty"
+        "raty": ("rata", "rat", "ratach", "ratami", "ratom", "rate", "ratalny", "ratalna", "ratalne", "ratalnego",
+                 "ratalnej", "ratalnym", "ratalnych"),
+        # considering an application or a complaint: "rozpatrujemy" = "zostanie rozpatrzony"
+        "rozpatrzenie": ("rozpatrujemy", "rozpatruje", "rozpatruja", "rozpatrzymy", "rozpatrzy", "rozpatrzony",
+                         "rozpatrzona", "rozpatrzone", "rozpatrywany", "rozpatrywana", "rozpatrywane", "rozpatrzenia",
+                         "rozpatrywania", "rozpatrzyc", "rozpatrywac"),
+        # issuing an invoice or a document: "wystawiamy" = "wystawimy" = "zostanie wystawiona"
+        "wystawienie": ("wystawiamy", "wystawimy", "wystawia", "wystawi", "wystawiaja", "wystawia", "wystawic",
+                        "wystawiona", "wystawiony", "wystawione", "wystawienia", "wystawiana", "wystawiany",
+                        "wystawiane"),
         # reaching an age: "masz ukończone 21 lat" = "skończyłeś 21 lat" ("u-" is lost by neither stemmer)
         "ukonczenie": ("ukonczone", "ukonczony", "ukonczona", "ukonczyl", "ukonczyla", "ukonczyli", "ukonczyly",
                        "ukonczyc", "ukonczenia", "ukonczeniu", "skonczone", "skonczony", "skonczona", "skonczyl",

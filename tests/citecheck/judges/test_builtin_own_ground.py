@@ -1774,3 +1774,23 @@ def test_polish_negative_concord_denies_every_item(claim: str, expected: str) ->
 ])
 def test_polish_generic_person_before_a_modal_is_the_reader(claim: str, expected: str) -> None:
     assert status(claim, "Do autobusu można zabrać jeden rower.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # forms of one act: "rozpatrujemy" = "zostanie rozpatrzony", "ratalny" = "o raty", "wystawimy" = "wystawiamy"
+    ("Wniosek o raty zostanie rozpatrzony w ciągu 2 dni.", "supported"),
+    ("Wniosek o raty zostanie rozpatrzony w ciągu 5 dni.", "contradicted"),
+])
+def test_polish_forms_of_considering_an_instalment_application(claim: str, expected: str) -> None:
+    assert status(claim, "Wniosek ratalny rozpatrujemy w ciągu 2 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a bare unit after a bound is one of it; "mieć" is a light verb
+    ("Trzeba mieć konto od co najmniej roku.", "contradicted"),
+    ("Trzeba mieć konto od co najmniej 3 lat.", "supported"),
+    ("Rezerwację można odwołać do godziny przed wizytą.", "contradicted"),
+])
+def test_polish_a_bare_unit_after_a_bound_is_one(claim: str, expected: str) -> None:
+    passage = "Zniżka przysługuje, jeśli masz konto od co najmniej 3 lat. Rezerwację można odwołać najpóźniej 2 godziny przed wizytą."
+    assert status(claim, passage) == expected
