@@ -389,8 +389,12 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
                 *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
                   for verb in ("placi", "placisz", "placa", "placimy", "zaplaci", "zaplacisz", "zaplaca", "zaplacimy")],
-                *[(*lead, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                *[(*lead, *extra, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                  for extra in ((), ("dodatkowo",), ("za", "nie"), ("za", "nic"))
                   for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
+                # "nie płacisz dodatkowo", "dodatkowo nie zapłacisz": no extra charge
+                *[(*lead, verb) for lead in (("nie", "trzeba", "dodatkowo"), ("dodatkowo", "nie"))
+                  for verb in ("placisz", "zaplacisz", "placi", "zaplaci", "placa", "zaplaca")],
                 ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
                 ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
                 ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
@@ -419,6 +423,9 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
 PL_OWN_COST_PHRASES = [("na", "wlasny", "koszt"), ("na", "wlasny", "rachunek"), ("na", "twoj", "koszt"),
                        ("na", "koszt", "klienta"), ("na", "koszt", "kupujacego"), ("na", "koszt", "zamawiajacego")]
 PAID_PHRASES += PL_OWN_COST_PHRASES
+# "trzeba dodatkowo zapłacić", "trzeba dopłacić" with no amount: a price above zero
+PAID_PHRASES += [(must, *extra, verb) for must in ("trzeba", "nalezy") for extra in ((), ("dodatkowo",))
+                 for verb in ("zaplacic", "placic", "doplacic", "doplacac") if extra or verb.startswith("dop")]
 # "Included in the price" is no extra charge, a price of zero beside the price it is included in:
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}

@@ -1794,3 +1794,13 @@ def test_polish_forms_of_considering_an_instalment_application(claim: str, expec
 def test_polish_a_bare_unit_after_a_bound_is_one(claim: str, expected: str) -> None:
     passage = "Zniżka przysługuje, jeśli masz konto od co najmniej 3 lat. Rezerwację można odwołać najpóźniej 2 godziny przed wizytą."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nie trzeba dodatkowo płacić" is no extra charge; "trzeba dodatkowo zapłacić" a price above zero
+    ("Za parking nie trzeba dodatkowo płacić.", "supported"),
+    ("Za parking dodatkowo nie płacisz.", "supported"),
+    ("Za parking trzeba dodatkowo zapłacić.", "contradicted"),
+])
+def test_polish_no_extra_payment(claim: str, expected: str) -> None:
+    assert status(claim, "Parking dla gości hotelu jest wliczony w cenę pokoju.") == expected
