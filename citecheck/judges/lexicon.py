@@ -1155,6 +1155,9 @@ PHRASE_EQUIVALENTS[PL].extend([
       for unit in ("roku", "rok", "miesiaca", "miesiac", "tygodnia", "tydzien", "doby", "dobe", "godziny", "godzine",
                    "dnia", "dzien")],
     *[(("do", unit, "przed"), ("do", "1", unit, "przed")) for unit in ("godziny", "doby", "dnia", "tygodnia")],
+    # "po upływie terminu" / "po terminie" = "później" (after the time limit a rule names)
+    *[(after, ("pozniej",)) for after in (("po", "uplywie", "terminu"), ("po", "uplywie", "tego", "terminu"),
+                                           ("po", "tym", "terminie"), ("po", "terminie"))],
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -1215,6 +1218,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # keeping back part of a refund: "potrącamy 15% ceny" = "potrąca się 15%" = "15% zostanie potrącone"
+        "potracenie": ("potracamy", "potraca", "potracaja", "potracimy", "potraci", "potracone", "potracona",
+                       "potracony", "potracic", "potracac", "potracenie", "potracenia", "potraceniem"),
         # weighing: "paczka o wadze do 25 kg" = "paczka ważąca 25 kg"
         "waga": ("wadze", "wagi", "wage", "wazaca", "wazacy", "wazace", "wazacej", "wazacych", "wazacego",
                  "wazacym", "wazy", "waza", "wazyc"),

@@ -1804,3 +1804,13 @@ def test_polish_a_bare_unit_after_a_bound_is_one(claim: str, expected: str) -> N
 ])
 def test_polish_no_extra_payment(claim: str, expected: str) -> None:
     assert status(claim, "Parking dla gości hotelu jest wliczony w cenę pokoju.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "po upływie terminu" = "później"; "potrąca się" = "potrącamy"
+    ("Po upływie terminu przy rezygnacji potrąca się 20% opłaty.", "supported"),
+    ("Po upływie terminu przy rezygnacji potrąca się 30% opłaty.", "contradicted"),
+])
+def test_polish_after_the_time_limit_is_later(claim: str, expected: str) -> None:
+    passage = "Z kursu można zrezygnować bez potrąceń do 7 dni przed startem; później przy rezygnacji potrącamy 20% opłaty."
+    assert status(claim, passage) == expected
