@@ -1155,6 +1155,8 @@ PHRASE_EQUIVALENTS[PL].extend([
       for unit in ("roku", "rok", "miesiaca", "miesiac", "tygodnia", "tydzien", "doby", "dobe", "godziny", "godzine",
                    "dnia", "dzien")],
     *[(("do", unit, "przed"), ("do", "1", unit, "przed")) for unit in ("godziny", "doby", "dnia", "tygodnia")],
+    # one "only": "wyłącznie" = "jedynie" = "tylko"
+    (("wylacznie",), ("tylko",)), (("jedynie",), ("tylko",)),
     # "po upływie terminu" / "po terminie" = "później" (after the time limit a rule names)
     *[(after, ("pozniej",)) for after in (("po", "uplywie", "terminu"), ("po", "uplywie", "tego", "terminu"),
                                            ("po", "tym", "terminie"), ("po", "terminie"))],
@@ -1218,6 +1220,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # the train, day, date or branch the customer chose: "wskazany przy zakupie" = "wybrany"
+        "wybrany": ("wybrany", "wybranym", "wybranej", "wybrana", "wybrane", "wybranego", "wybranych", "wskazany",
+                    "wskazanym", "wskazanej", "wskazana", "wskazane", "wskazanego", "wskazanych"),
         # keeping back part of a refund: "potrącamy 15% ceny" = "potrąca się 15%" = "15% zostanie potrącone"
         "potracenie": ("potracamy", "potraca", "potracaja", "potracimy", "potraci", "potracone", "potracona",
                        "potracony", "potracic", "potracac", "potracenie", "potracenia", "potraceniem"),

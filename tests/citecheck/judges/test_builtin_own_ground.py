@@ -1814,3 +1814,12 @@ def test_polish_no_extra_payment(claim: str, expected: str) -> None:
 def test_polish_after_the_time_limit_is_later(claim: str, expected: str) -> None:
     passage = "Z kursu można zrezygnować bez potrąceń do 7 dni przed startem; później przy rezygnacji potrącamy 20% opłaty."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "wskazany przy zakupie" = "wybrany"; "wyłącznie" = "tylko"
+    ("Wejściówka obowiązuje wyłącznie w wybranym dniu.", "supported"),
+    ("Wejściówka obowiązuje w dowolnym dniu.", "contradicted"),
+])
+def test_polish_the_chosen_day_and_only(claim: str, expected: str) -> None:
+    assert status(claim, "Wejściówka jest ważna tylko w dniu wskazanym przy zakupie.") == expected
