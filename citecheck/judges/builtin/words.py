@@ -547,7 +547,11 @@ _LT_SHARED = re.compile(r"[čšžČŠŽ]")
 _PL_SHARED = re.compile(r"[ąęĄĘ]")
 
 
-_PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
+_PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub",
+               # words of Polish shop and office pages that no English text uses (a short Polish sentence
+               # written without "ćłńśźżó" or with none of the words above: "Bilet kosztuje 5 zl.")
+               "zl", "kosztuje", "kosztuja", "dni", "tylko", "przy", "jesli", "jezeli", "albo", "bez", "godz",
+               "zwrot", "bilet", "bilety", "dostawa", "wynosi", "trwa", "mozna", "ktore", "ktory", "ktora"}
 _EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
 _LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz",
                # words of Lithuanian shop pages that no English or Polish text uses (for text without "ėįųū")

@@ -11,7 +11,7 @@ import pytest
 
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
-from citecheck.judges.builtin.words import _stem
+from citecheck.judges.builtin.words import _stem, detect_language
 
 JUDGE = BuiltinJudge()
 
@@ -1823,3 +1823,13 @@ def test_polish_after_the_time_limit_is_later(claim: str, expected: str) -> None
 ])
 def test_polish_the_chosen_day_and_only(claim: str, expected: str) -> None:
     assert status(claim, "Wejściówka jest ważna tylko w dniu wskazanym przy zakupie.") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a short Polish sentence with no Polish letter is still Polish
+    ("Bilet kosztuje 5 zl.", "pl"),
+    ("Dostawa trwa 3 dni.", "pl"),
+    ("Delivery takes 3 days only.", "en"),
+])
+def test_short_polish_without_polish_letters_is_polish(text: str, expected: str) -> None:
+    assert detect_language(text) == expected
