@@ -1220,6 +1220,10 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # getting something: "dzieci dostają dowód" = "otrzymują dowód" ("dostaje" would stem as "dostawa")
+        "otrzymanie": ("dostaje", "dostajesz", "dostaja", "dostajemy", "dostanie", "dostaniesz", "dostana", "dostac",
+                       "otrzymuje", "otrzymujesz", "otrzymuja", "otrzymujemy", "otrzyma", "otrzymasz", "otrzymaja",
+                       "otrzymac", "otrzymywac", "otrzymanie"),
         # the train, day, date or branch the customer chose: "wskazany przy zakupie" = "wybrany"
         "wybrany": ("wybrany", "wybranym", "wybranej", "wybrana", "wybrane", "wybranego", "wybranych", "wskazany",
                     "wskazanym", "wskazanej", "wskazana", "wskazane", "wskazanego", "wskazanych"),

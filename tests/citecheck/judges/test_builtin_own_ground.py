@@ -1833,3 +1833,12 @@ def test_polish_the_chosen_day_and_only(claim: str, expected: str) -> None:
 ])
 def test_short_polish_without_polish_letters_is_polish(text: str, expected: str) -> None:
     assert detect_language(text) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "dostają" = "otrzymują" (not the delivery its stem would make it)
+    ("Nowi klienci dostają rabat 10%.", "supported"),
+    ("Nowi klienci dostają rabat 15%.", "contradicted"),
+])
+def test_polish_getting_is_receiving(claim: str, expected: str) -> None:
+    assert status(claim, "Nowi klienci otrzymują rabat 10% na zakupy w sklepie.") == expected
