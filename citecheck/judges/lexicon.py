@@ -1220,6 +1220,9 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # sending a parcel off: "nadasz paczkę" = "można nadać paczkę" = "paczka nadana"
+        "nadanie": ("nadac", "nadasz", "nadaje", "nadajesz", "nadaja", "nadajemy", "nadamy", "nadany", "nadana",
+                    "nadane", "nadania", "nadawac", "nadawane", "nadawana", "nadawany", "nadawania"),
         # getting something: "dzieci dostają dowód" = "otrzymują dowód" ("dostaje" would stem as "dostawa")
         "otrzymanie": ("dostaje", "dostajesz", "dostaja", "dostajemy", "dostanie", "dostaniesz", "dostana", "dostac",
                        "otrzymuje", "otrzymujesz", "otrzymuja", "otrzymujemy", "otrzyma", "otrzymasz", "otrzymaja",

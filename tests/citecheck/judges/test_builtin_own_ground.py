@@ -1842,3 +1842,12 @@ def test_short_polish_without_polish_letters_is_polish(text: str, expected: str)
 ])
 def test_polish_getting_is_receiving(claim: str, expected: str) -> None:
     assert status(claim, "Nowi klienci otrzymują rabat 10% na zakupy w sklepie.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "można nadać" = "nadasz"
+    ("Na poczcie można nadać list polecony za 8 zł.", "supported"),
+    ("Na poczcie można nadać list polecony za 6 zł.", "contradicted"),
+])
+def test_polish_forms_of_sending_off(claim: str, expected: str) -> None:
+    assert status(claim, "Na poczcie nadasz list polecony za 8 zł.") == expected
