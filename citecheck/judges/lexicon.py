@@ -1155,6 +1155,10 @@ PHRASE_EQUIVALENTS[PL].extend([
       for unit in ("roku", "rok", "miesiaca", "miesiac", "tygodnia", "tydzien", "doby", "dobe", "godziny", "godzine",
                    "dnia", "dzien")],
     *[(("do", unit, "przed"), ("do", "1", unit, "przed")) for unit in ("godziny", "doby", "dnia", "tygodnia")],
+    # a right or a discount one "może skorzystać z" is one that "przysługuje" ("z abonamentu mogą skorzystać
+    # mieszkańcy" = "abonament przysługuje mieszkańcom")
+    *[((modal, use), ("przysluguje",)) for modal in ("moga", "moze", "mozesz", "mozna")
+      for use in ("skorzystac", "korzystac")],
     # one "only": "wyłącznie" = "jedynie" = "tylko"
     (("wylacznie",), ("tylko",)), (("jedynie",), ("tylko",)),
     # "po upływie terminu" / "po terminie" = "później" (after the time limit a rule names)

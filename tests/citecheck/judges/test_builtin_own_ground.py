@@ -1851,3 +1851,12 @@ def test_polish_getting_is_receiving(claim: str, expected: str) -> None:
 ])
 def test_polish_forms_of_sending_off(claim: str, expected: str) -> None:
     assert status(claim, "Na poczcie nadasz list polecony za 8 zł.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "mogą skorzystać z" = "przysługuje"
+    ("Z karty mieszkańca mogą skorzystać osoby zameldowane w gminie.", "supported"),
+    ("Z karty mieszkańca mogą skorzystać osoby zameldowane w powiecie.", "unsupported"),
+])
+def test_polish_may_use_is_entitled(claim: str, expected: str) -> None:
+    assert status(claim, "Karta mieszkańca przysługuje osobom zameldowanym w gminie.") == expected
