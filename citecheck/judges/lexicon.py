@@ -1159,6 +1159,11 @@ PHRASE_EQUIVALENTS[PL].extend([
     # mieszkańcy" = "abonament przysługuje mieszkańcom")
     *[((modal, use), ("przysluguje",)) for modal in ("moga", "moze", "mozesz", "mozna")
       for use in ("skorzystac", "korzystac")],
+    # the office a page speaks for, as the subject of its own act, is the page's "we" ("Urząd wyda abonament" =
+    # "wydamy abonament" = "wydanie abonamentu")
+    *[((office, verb), (verb,)) for office in ("urzad", "urzedy")
+      for verb in ("wyda", "wydaje", "wydaja", "wydadza", "rozpatrzy", "rozpatruje", "rozpatruja", "rozpatrza",
+                   "wystawi", "wystawia", "wysle", "wysyla")],
     # one "only": "wyłącznie" = "jedynie" = "tylko"
     (("wylacznie",), ("tylko",)), (("jedynie",), ("tylko",)),
     # "po upływie terminu" / "po terminie" = "później" (after the time limit a rule names)

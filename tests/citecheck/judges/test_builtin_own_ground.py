@@ -1860,3 +1860,12 @@ def test_polish_forms_of_sending_off(claim: str, expected: str) -> None:
 ])
 def test_polish_may_use_is_entitled(claim: str, expected: str) -> None:
     assert status(claim, "Karta mieszkańca przysługuje osobom zameldowanym w gminie.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "Urząd wyda" is the page's own act: "wydanie trwa"
+    ("Urząd wyda zaświadczenie w ciągu 3 dni.", "supported"),
+    ("Urząd wyda zaświadczenie w ciągu 10 dni.", "contradicted"),
+])
+def test_polish_the_office_as_subject_of_its_own_act(claim: str, expected: str) -> None:
+    assert status(claim, "Wydanie zaświadczenia trwa do 3 dni.") == expected
