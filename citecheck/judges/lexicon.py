@@ -746,6 +746,8 @@ CONTRAST_GROUPS: list[set[str]] = [
 # The ways a service is done (index CHANNEL_GROUP): "apply online" is not "apply in person". A statement
 # is contradicted by another way only where the passage makes that way exclusive ("only in person",
 # "must be booked online"). Polish and Lithuanian ways reach these words through SYNONYMS (_CHANNEL_WORDS).
+# a film's dimensions: the 3D showing is not the 2D one (appended: the groups above are named by index)
+CONTRAST_GROUPS.append({"2d", "3d", "4d"})
 CONTRAST_GROUPS.append({"online", "person", "phone", "telephone", "post", "email", "e-mail"})
 CHANNEL_GROUP = len(CONTRAST_GROUPS) - 1
 WEEKDAY_GROUP = 3  # "on Tuesdays only" excludes Fridays as "only in person" excludes online
@@ -911,6 +913,12 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
+        # a cost said as an outlay or a payment made: "to wydatek 38 zł", "od zaksięgowania wpłaty"
+        "wydatek": "koszt", "wydatku": "koszt", "wplata": "koszt", "wplaty": "koszt", "wplate": "koszt",
+        "wplacie": "koszt",
+        # a cinema's showing is the film shown: "bilet na seans 3D" = "bilet na film w 3D"
+        "seans": "film", "seansu": "film", "seanse": "film", "seansow": "film", "seansie": "film", "filmu": "film",
+        "filmy": "film", "filmow": "film", "filmie": "film",
         # paying for an order: "zamówienie można opłacić BLIKIEM" = "za zamówienie zapłacisz BLIKIEM"
         "oplacic": "koszt", "oplacisz": "koszt", "oplaca": "koszt", "oplacasz": "koszt", "oplacac": "koszt",
         "oplacenie": "koszt", "oplacenia": "koszt", "oplacone": "koszt", "oplacony": "koszt", "oplacona": "koszt",

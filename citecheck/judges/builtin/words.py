@@ -33,7 +33,8 @@ _TOKEN_RE = re.compile(
     # needs a digit, a hyphen or an apostrophe after the letters); it spares each word their failed tries.
     r"(?P<plain>[^\W\d_]+)(?![\w'’\-])|"
     # names with digits ("COVID-19", "SARS-CoV-2", "H1N1") and decades ("1960s") are words, not numbers
-    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b)"
+    # ... and so are a film's or a screen's dimensions ("seans 3D", "2D"), names, not two or three of something
+    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b|\b[234]D\b)"
     r"|(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
     r"|(?P<dnum>\b\d{1,2}[./]\d{1,2}[./]\d{4}\b)"
     r"|(?P<clock>\b\d{1,2}:\d{2}\b)"

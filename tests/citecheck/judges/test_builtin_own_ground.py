@@ -1869,3 +1869,14 @@ def test_polish_may_use_is_entitled(claim: str, expected: str) -> None:
 ])
 def test_polish_the_office_as_subject_of_its_own_act(claim: str, expected: str) -> None:
     assert status(claim, "Wydanie zaświadczenia trwa do 3 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "3D" / "2D" name a showing, not a number; a showing is the film; "wydatek" is a cost
+    ("Bilet na film w 3D to wydatek 35 zł.", "supported"),
+    ("Bilet na seans 3D kosztuje 28 zł.", "contradicted"),
+    ("Bilet na seans 2D kosztuje 28 zł.", "supported"),
+    ("Bilet na seans 2D kosztuje 35 zł.", "contradicted"),
+])
+def test_polish_film_dimensions_are_names(claim: str, expected: str) -> None:
+    assert status(claim, "Bilet na seans 2D kosztuje 28 zł, a na seans 3D 35 zł.") == expected
