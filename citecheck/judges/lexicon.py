@@ -395,8 +395,10 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 # "nie płacisz dodatkowo", "dodatkowo nie zapłacisz": no extra charge
                 *[(*lead, verb) for lead in (("nie", "trzeba", "dodatkowo"), ("dodatkowo", "nie"))
                   for verb in ("placisz", "zaplacisz", "placi", "zaplaci", "placa", "zaplaca")],
-                ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
-                ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
+                # "nie pobieramy (żadnych) opłat", "nigdy nie pobieramy opłat" (negative concord: one negation)
+                *[(*lead, *take, *no, fee) for lead in (("nie",), ("nigdy", "nie"))
+                  for take in (("pobieramy",), ("pobiera", "sie"), ("pobieraja",))
+                  for no in ((), ("zadnych",), ("zadnej",)) for fee in ("oplat", "oplaty", "doplat")], ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
                 ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
                 # a refund "bez potrąceń" (with nothing kept back) costs nothing
                 ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen"),

@@ -1880,3 +1880,13 @@ def test_polish_the_office_as_subject_of_its_own_act(claim: str, expected: str) 
 ])
 def test_polish_film_dimensions_are_names(claim: str, expected: str) -> None:
     assert status(claim, "Bilet na seans 2D kosztuje 28 zł, a na seans 3D 35 zł.") == expected
+
+
+@pytest.mark.parametrize(("passage", "claim", "expected"), [
+    # "nie pobieramy żadnych opłat", "nigdy nie pobieramy opłat": free (negative concord, one negation)
+    ("Za wymianę rozmiaru nie pobieramy żadnych opłat.", "Wymiana rozmiaru jest bezpłatna.", "supported"),
+    ("Za wymianę rozmiaru nigdy nie pobieramy opłat.", "Wymiana rozmiaru jest bezpłatna.", "supported"),
+    ("Za wymianę rozmiaru nigdy nie pobieramy opłat.", "Wymiana rozmiaru jest płatna.", "contradicted"),
+])
+def test_polish_no_fees_with_negative_concord(passage: str, claim: str, expected: str) -> None:
+    assert status(claim, passage) == expected
