@@ -915,6 +915,9 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
+        # a kind: "urządzenie tego samego typu" = "tego samego rodzaju"
+        "typ": "rodzaj", "typu": "rodzaj", "typie": "rodzaj", "rodzaju": "rodzaj", "rodzaje": "rodzaj",
+        "typy": "rodzaj", "typow": "rodzaj", "rodzajow": "rodzaj",
         # a cost said as an outlay or a payment made: "to wydatek 38 zł", "od zaksięgowania wpłaty"
         "wydatek": "koszt", "wydatku": "koszt", "wplata": "koszt", "wplaty": "koszt", "wplate": "koszt",
         "wplacie": "koszt",

@@ -1890,3 +1890,12 @@ def test_polish_film_dimensions_are_names(claim: str, expected: str) -> None:
 ])
 def test_polish_no_fees_with_negative_concord(passage: str, claim: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "typ" = "rodzaj"
+    ("Bezpłatnie wymienimy urządzenie na nowe tego samego typu.", "supported"),
+    ("Bezpłatnie wymienimy urządzenie na nowe innego typu.", "unsupported"),
+])
+def test_polish_type_is_kind(claim: str, expected: str) -> None:
+    assert status(claim, "Bezpłatnie wymienimy urządzenie na nowe tego samego rodzaju.") == expected
