@@ -415,10 +415,16 @@ FREE_PHRASES = [("free", "of", "charge"), ("at", "no", "cost"), ("at", "no", "ex
                 # płacić": one negation): the phrase is the price, its "nie" no negation of the sentence
                 *[(*lead, verb) for lead in (("nie",), ("nic", "nie"), ("nigdy", "nie"))
                   for verb in ("placi", "placisz", "placa", "placimy", "zaplaci", "zaplacisz", "zaplaca", "zaplacimy")],
-                *[(*lead, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                *[(*lead, *extra, verb) for lead in (("nie", "trzeba"), ("nic", "nie", "trzeba"), ("nigdy", "nie", "trzeba"))
+                  for extra in ((), ("dodatkowo",), ("za", "nie"), ("za", "nic"))
                   for verb in ("placic", "zaplacic", "doplacac", "doplacic")],
-                ("nie", "pobieramy", "oplat"), ("nie", "pobieramy", "oplaty"), ("nie", "pobiera", "sie", "oplat"),
-                ("nie", "pobiera", "sie", "oplaty"), ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
+                # "nie płacisz dodatkowo", "dodatkowo nie zapłacisz": no extra charge
+                *[(*lead, verb) for lead in (("nie", "trzeba", "dodatkowo"), ("dodatkowo", "nie"))
+                  for verb in ("placisz", "zaplacisz", "placi", "zaplaci", "placa", "zaplaca")],
+                # "nie pobieramy (żadnych) opłat", "nigdy nie pobieramy opłat" (negative concord: one negation)
+                *[(*lead, *take, *no, fee) for lead in (("nie",), ("nigdy", "nie"))
+                  for take in (("pobieramy",), ("pobiera", "sie"), ("pobieraja",))
+                  for no in ((), ("zadnych",), ("zadnej",)) for fee in ("oplat", "oplaty", "doplat")], ("bez", "doplaty"), ("bez", "doplat"), ("bez", "dodatkowych", "oplat"),
                 ("bez", "dodatkowej", "oplaty"), ("bez", "placenia"),
                 # a refund "bez potrąceń" (with nothing kept back) costs nothing
                 ("bez", "potracen"), ("bez", "potracenia"), ("bez", "zadnych", "potracen"),
@@ -445,6 +451,9 @@ PAID_PHRASES = [("must", "pay"), ("have", "to", "pay"), ("has", "to", "pay"), ("
 PL_OWN_COST_PHRASES = [("na", "wlasny", "koszt"), ("na", "wlasny", "rachunek"), ("na", "twoj", "koszt"),
                        ("na", "koszt", "klienta"), ("na", "koszt", "kupujacego"), ("na", "koszt", "zamawiajacego")]
 PAID_PHRASES += PL_OWN_COST_PHRASES
+# "trzeba dodatkowo zapłacić", "trzeba dopłacić" with no amount: a price above zero
+PAID_PHRASES += [(must, *extra, verb) for must in ("trzeba", "nalezy") for extra in ((), ("dodatkowo",))
+                 for verb in ("zaplacic", "placic", "doplacic", "doplacac") if extra or verb.startswith("dop")]
 # "Included in the price" is no extra charge, a price of zero beside the price it is included in:
 # "Sauna įskaičiuota į bilieto kainą", "Į kainą įeina pusryčiai" (a Lithuanian word read with "į ... kainą").
 LT_INCLUDED_WORDS = {"iskaiciuota", "iskaiciuotas", "iskaiciuoti", "iskaiciuotos", "ieina", "ieis"}
@@ -711,7 +720,8 @@ STOPWORDS: dict[str, set[str]] = {
         kazdym kazdej kazdego kazdych dowolny dowolna dowolne dowolnym dowolnej dowolnego
         zostanie zostana zostaje zostaja zostal zostala zostalo zostaly zostac
         ktorej ktorego ktoremu ktorym ktorzy ktorymi ktorzy
-        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem""".split()
+        zrobic zrobisz zrobi zrobimy zrobia robic robisz okres okresu okresie okresem
+        miec mial miala mieli""".split()
     ),
     LT: set(
         """ir ar bei o bet taciau kad kaip kai jei jeigu tik yra buvo bus buti i is su be per prie po apie
@@ -793,6 +803,8 @@ CONTRAST_GROUPS: list[set[str]] = [
 # The ways a service is done (index CHANNEL_GROUP): "apply online" is not "apply in person". A statement
 # is contradicted by another way only where the passage makes that way exclusive ("only in person",
 # "must be booked online"). Polish and Lithuanian ways reach these words through SYNONYMS (_CHANNEL_WORDS).
+# a film's dimensions: the 3D showing is not the 2D one (appended: the groups above are named by index)
+CONTRAST_GROUPS.append({"2d", "3d", "4d"})
 CONTRAST_GROUPS.append({"online", "person", "phone", "telephone", "post", "email", "e-mail"})
 CHANNEL_GROUP = len(CONTRAST_GROUPS) - 1
 WEEKDAY_GROUP = 3  # "on Tuesdays only" excludes Fridays as "only in person" excludes online
@@ -961,6 +973,24 @@ SYNONYMS: dict[str, dict[str, str]] = {
         "nieograniczony": "bezlimitowy", "nieograniczona": "bezlimitowy", "nieograniczone": "bezlimitowy",
         "nieograniczonego": "bezlimitowy", "nieograniczonej": "bezlimitowy", "nieograniczonym": "bezlimitowy",
         "nieograniczenie": "bezlimitowy", "bezlimitowa": "bezlimitowy", "bezlimitowe": "bezlimitowy",
+        # a kind: "urządzenie tego samego typu" = "tego samego rodzaju"
+        "typ": "rodzaj", "typu": "rodzaj", "typie": "rodzaj", "rodzaju": "rodzaj", "rodzaje": "rodzaj",
+        "typy": "rodzaj", "typow": "rodzaj", "rodzajow": "rodzaj",
+        # a cost said as an outlay or a payment made: "to wydatek 38 zł", "od zaksięgowania wpłaty"
+        "wydatek": "koszt", "wydatku": "koszt", "wplata": "koszt", "wplaty": "koszt", "wplate": "koszt",
+        "wplacie": "koszt",
+        # a cinema's showing is the film shown: "bilet na seans 3D" = "bilet na film w 3D"
+        "seans": "film", "seansu": "film", "seanse": "film", "seansow": "film", "seansie": "film", "filmu": "film",
+        "filmy": "film", "filmow": "film", "filmie": "film",
+        # paying for an order: "zamówienie można opłacić BLIKIEM" = "za zamówienie zapłacisz BLIKIEM"
+        "oplacic": "koszt", "oplacisz": "koszt", "oplaca": "koszt", "oplacasz": "koszt", "oplacac": "koszt",
+        "oplacenie": "koszt", "oplacenia": "koszt", "oplacone": "koszt", "oplacony": "koszt", "oplacona": "koszt",
+        # a car: "auto" = "samochód" (rental, parking, repair pages)
+        "auto": "samochod", "auta": "samochod", "autem": "samochod", "aucie": "samochod", "samochodu": "samochod",
+        "samochodem": "samochod", "samochodzie": "samochod", "samochody": "samochod", "samochodow": "samochod",
+        "aut": "samochod", "autami": "samochod", "samochodami": "samochod",
+        # a parcel or money coming back: "przesyłka wraca do nadawcy" = "zostanie zwrócona do nadawcy"
+        "wraca": "zwrot", "wracaja": "zwrot", "wroci": "zwrot", "wroca": "zwrot", "powraca": "zwrot",
     },
     LT: {
         "kainuoja": "kaina", "kainos": "kaina", "kaina": "kaina", "mokestis": "kaina", "mokescio": "kaina",
@@ -1278,6 +1308,42 @@ PHRASE_EQUIVALENTS[PL].extend([
     *[(("od", "poniedzialku", "do", friday), ("w", "dni", "powszednie")) for friday in ("piatku", "piatek")],
     *[(("w", weekend), ("w", "soboty", "niedziele")) for weekend in ("weekend", "weekendy", "weekendów", "weekendow")],
     *[(("przez", "weekend"), ("w", "soboty", "niedziele"))],
+    # "w każdy wtorek" = "we wtorki": every such day is the days said in the plural
+    *[((w, every, day), ("w", days)) for w in ("w", "we") for every, day, days in (
+        ("kazdy", "poniedzialek", "poniedzialki"), ("kazdy", "wtorek", "wtorki"), ("kazda", "srode", "srody"),
+        ("kazdy", "czwartek", "czwartki"), ("kazdy", "piatek", "piatki"), ("kazda", "sobote", "soboty"),
+        ("kazda", "niedziele", "niedziele"))],
+    *[(("we", days), ("w", days)) for days in ("wtorki", "wtorek", "czwartki", "czwartek")],
+    # "po tygodniu" = "po 7 dniach"; "w ciągu doby" = "w ciągu 24 godzin"
+    (("po", "tygodniu"), ("po", "7", "dniach")), (("po", "dwoch", "tygodniach"), ("po", "14", "dniach")),
+    # a generic person as the subject of a modal is the reader a page speaks to ("Czytelnik może wypożyczyć" =
+    # "można wypożyczyć" = "możesz wypożyczyć"); not the customer or the buyer, whom a page sets against the shop
+    *[((person, modal), (said,)) for person in ("czytelnik", "uzytkownik", "pasazer", "pacjent", "osoba")
+      for modal, said in (("moze", "mozna"), ("musi", "trzeba"), ("powinien", "trzeba"), ("powinna", "trzeba"))],
+    *[((person, modal), (said,)) for person in ("czytelnicy", "uzytkownicy", "pasazerowie", "pacjenci", "osoby")
+      for modal, said in (("moga", "mozna"), ("musza", "trzeba"), ("powinni", "trzeba"))],
+    *[((modal, person), (said,)) for person in ("czytelnicy", "uzytkownicy", "pasazerowie", "pacjenci", "osoby")
+      for modal, said in (("moga", "mozna"), ("musza", "trzeba"))],
+    # "numer NIP" is the NIP; a bare unit after a bound is one of it ("od co najmniej roku", "do godziny przed")
+    *[(("numer", what), (what,)) for what in ("nip", "pesel", "regon")],
+    *[((bound, unit), (bound, "1", unit)) for bound in ("najmniej", "najwyzej", "maksymalnie", "minimum")
+      for unit in ("roku", "rok", "miesiaca", "miesiac", "tygodnia", "tydzien", "doby", "dobe", "godziny", "godzine",
+                   "dnia", "dzien")],
+    *[(("do", unit, "przed"), ("do", "1", unit, "przed")) for unit in ("godziny", "doby", "dnia", "tygodnia")],
+    # a right or a discount one "może skorzystać z" is one that "przysługuje" ("z abonamentu mogą skorzystać
+    # mieszkańcy" = "abonament przysługuje mieszkańcom")
+    *[((modal, use), ("przysluguje",)) for modal in ("moga", "moze", "mozesz", "mozna")
+      for use in ("skorzystac", "korzystac")],
+    # the office a page speaks for, as the subject of its own act, is the page's "we" ("Urząd wyda abonament" =
+    # "wydamy abonament" = "wydanie abonamentu")
+    *[((office, verb), (verb,)) for office in ("urzad", "urzedy")
+      for verb in ("wyda", "wydaje", "wydaja", "wydadza", "rozpatrzy", "rozpatruje", "rozpatruja", "rozpatrza",
+                   "wystawi", "wystawia", "wysle", "wysyla")],
+    # one "only": "wyłącznie" = "jedynie" = "tylko"
+    (("wylacznie",), ("tylko",)), (("jedynie",), ("tylko",)),
+    # "po upływie terminu" / "po terminie" = "później" (after the time limit a rule names)
+    *[(after, ("pozniej",)) for after in (("po", "uplywie", "terminu"), ("po", "uplywie", "tego", "terminu"),
+                                           ("po", "tym", "terminie"), ("po", "terminie"))],
     (("kwadrans",), ("15", "minut")), (("kwadransa",), ("15", "minut")), (("kwadransie",), ("15", "minut")),
     (("pol", "godziny"), ("30", "minut")), (("polgodzinny",), ("30", "minut")),
     (("poltorej", "godziny"), ("90", "minut")), (("pol", "roku"), ("6", "miesiecy")),
@@ -1338,6 +1404,39 @@ _ACT_FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
                     "wymienic", "wymieni", "wymienimy", "wymieniac", "wymienia"),
         # at one time: "jednorazowo można wypożyczyć 8 książek" = "jednocześnie", "naraz"
         "jednoczesnie": ("jednorazowo", "naraz", "rownoczesnie"),
+        # sending a parcel off: "nadasz paczkę" = "można nadać paczkę" = "paczka nadana"
+        "nadanie": ("nadac", "nadasz", "nadaje", "nadajesz", "nadaja", "nadajemy", "nadamy", "nadany", "nadana",
+                    "nadane", "nadania", "nadawac", "nadawane", "nadawana", "nadawany", "nadawania"),
+        # getting something: "dzieci dostają dowód" = "otrzymują dowód" ("dostaje" would stem as "dostawa")
+        "otrzymanie": ("dostaje", "dostajesz", "dostaja", "dostajemy", "dostanie", "dostaniesz", "dostana", "dostac",
+                       "otrzymuje", "otrzymujesz", "otrzymuja", "otrzymujemy", "otrzyma", "otrzymasz", "otrzymaja",
+                       "otrzymac", "otrzymywac", "otrzymanie"),
+        # the train, day, date or branch the customer chose: "wskazany przy zakupie" = "wybrany"
+        "wybrany": ("wybrany", "wybranym", "wybranej", "wybrana", "wybrane", "wybranego", "wybranych", "wskazany",
+                    "wskazanym", "wskazanej", "wskazana", "wskazane", "wskazanego", "wskazanych"),
+        # keeping back part of a refund: "potrącamy 15% ceny" = "potrąca się 15%" = "15% zostanie potrącone"
+        "potracenie": ("potracamy", "potraca", "potracaja", "potracimy", "potraci", "potracone", "potracona",
+                       "potracony", "potracic", "potracac", "potracenie", "potracenia", "potraceniem"),
+        # weighing: "paczka o wadze do 25 kg" = "paczka ważąca 25 kg"
+        "waga": ("wadze", "wagi", "wage", "wazaca", "wazacy", "wazace", "wazacej", "wazacych", "wazacego",
+                 "wazacym", "wazy", "waza", "wazyc"),
+        # instalments: "wniosek ratalny" = "wniosek o raty", "zakup na raty"
+        "raty": ("rata", "rat", "ratach", "ratami", "ratom", "rate", "ratalny", "ratalna", "ratalne", "ratalnego",
+                 "ratalnej", "ratalnym", "ratalnych"),
+        # considering an application or a complaint: "rozpatrujemy" = "zostanie rozpatrzony"
+        "rozpatrzenie": ("rozpatrujemy", "rozpatruje", "rozpatruja", "rozpatrzymy", "rozpatrzy", "rozpatrzony",
+                         "rozpatrzona", "rozpatrzone", "rozpatrywany", "rozpatrywana", "rozpatrywane", "rozpatrzenia",
+                         "rozpatrywania", "rozpatrzyc", "rozpatrywac"),
+        # issuing an invoice or a document: "wystawiamy" = "wystawimy" = "zostanie wystawiona"
+        "wystawienie": ("wystawiamy", "wystawimy", "wystawia", "wystawi", "wystawiaja", "wystawia", "wystawic",
+                        "wystawiona", "wystawiony", "wystawione", "wystawienia", "wystawiana", "wystawiany",
+                        "wystawiane"),
+        # reaching an age: "masz ukończone 21 lat" = "skończyłeś 21 lat" ("u-" is lost by neither stemmer)
+        "ukonczenie": ("ukonczone", "ukonczony", "ukonczona", "ukonczyl", "ukonczyla", "ukonczyli", "ukonczyly",
+                       "ukonczyc", "ukonczenia", "ukonczeniu", "skonczone", "skonczony", "skonczona", "skonczyl",
+                       "skonczyla", "skonczyli", "skonczyly", "skonczyc", "skonczenia", "skonczeniu", "skonczysz",
+                       "skonczy", "skoncza", "ukonczysz", "ukonczy", "ukoncza", "skonczyles", "skonczylas",
+                       "ukonczyles", "ukonczylas"),
     },
     LT: {
         "atsiemimas": ("atsiimti", "atsiimami", "atsiimama", "atsiemimas", "atsiemimo", "atsiimant", "atsiimate",

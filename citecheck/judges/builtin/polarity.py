@@ -56,6 +56,7 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
     triggers = _TRIGGERS[lang]
     only = lx.ONLY_WORDS[lang]
     neg = 0
+    concord = False  # Polish negative concord: "nie obejmuje uszkodzeń ani zalania", "nigdy nie" deny once
     obligation = permission = prohibition = optional = prohibit_by_negation = exclusive = False
     signal = False
     for k, tok in enumerate(toks):
@@ -71,7 +72,9 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
             # nor are Lithuanian "ne ilgiau kaip" (no longer than) and "nei" after a comparative ("daugiau nei 50 €")
             if not (word == "no" and k + 2 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}
                     and toks[k + 2].text == "than") and not (lang == lx.LT and _lt_bound(toks, k)):
-                neg += 1
+                if not concord:
+                    neg += 1
+                concord = lang == lx.PL
                 signal = True
             if word in {"cannot", "can't", "mustn't"} or word.endswith("n't") and word[:-3] in {"can", "may", "must"}:
                 permission = permission or word != "mustn't"

@@ -251,8 +251,10 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         context = segment.ctx - (owned_elsewhere[id(segment)] - ownish)
         m_ctx = len((key & context) - ownish)
         score = m_own + 0.6 * m_inh + 0.3 * m_ctx - 0.01 * len(ownish - key)
-        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others
-        score += 0.5 * len(key & segment.own & _GROUP_WORDS[lang])
+        # a word naming one alternative ("kurierem", "child", "express") identifies the value more than others;
+        # one the value's part inherits names it too ("Płatność przy odbiorze jest dostępna do 2000 zł i kosztuje
+        # 5 zł": the 5 zł is the cash-on-delivery price as much as the 2000 zł is its limit)
+        score += 0.5 * len(key & (segment.own | segment.inh) & _GROUP_WORDS[lang])
         if q.per and q.per == p.per:
             score += 0.5  # the same rate ("30 € per metus" / "30 € per metus") identifies the value too
         if p.head and not (p.head & claim_words):

@@ -33,7 +33,8 @@ _TOKEN_RE = re.compile(
     # needs a digit, a hyphen or an apostrophe after the letters); it spares each word their failed tries.
     r"(?P<plain>[^\W\d_]+)(?![\w'’\-])|"
     # names with digits ("COVID-19", "SARS-CoV-2", "H1N1") and decades ("1960s") are words, not numbers
-    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b)"
+    # ... and so are a film's or a screen's dimensions ("seans 3D", "2D"), names, not two or three of something
+    r"(?P<ident>\b[^\W\d_]+(?:-[^\W_]+)*-\d+\b|\b[^\W\d_]+\d+[^\W\d_]+\d*\b|\b\d{4}s\b|\b[234]D\b)"
     r"|(?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)"
     r"|(?P<dnum>\b\d{1,2}[./]\d{1,2}[./]\d{4}\b)"
     r"|(?P<clock>\b\d{1,2}:\d{2}\b)"
@@ -618,7 +619,11 @@ _LT_SHARED = re.compile(r"[čšžČŠŽ]")
 _PL_SHARED = re.compile(r"[ąęĄĘ]")
 
 
-_PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub"}
+_PL_MARKERS = {"nie", "jest", "sa", "w", "na", "oraz", "sie", "dla", "przez", "od", "z", "ze", "za", "lub",
+               # words of Polish shop and office pages that no English text uses (a short Polish sentence
+               # written without "ćłńśźżó" or with none of the words above: "Bilet kosztuje 5 zl.")
+               "zl", "kosztuje", "kosztuja", "dni", "tylko", "przy", "jesli", "jezeli", "albo", "bez", "godz",
+               "zwrot", "bilet", "bilety", "dostawa", "wynosi", "trwa", "mozna", "ktore", "ktory", "ktora"}
 _EN_MARKERS = {"the", "is", "are", "and", "of", "to", "in", "for", "with", "not", "on", "be", "you"}
 _LT_MARKERS = {"ir", "yra", "per", "iki", "nuo", "su", "kad", "tik", "ar", "bei", "kaip", "jei", "arba", "uz",
                # words of Lithuanian shop pages that no English or Polish text uses (for text without "ėįųū")

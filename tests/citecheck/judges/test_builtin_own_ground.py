@@ -12,7 +12,7 @@ import pytest
 from citecheck.judges.builtin import BuiltinJudge
 from citecheck.judges.builtin.backing import span_states_claim
 from citecheck.judges.builtin.paraphrase import _negation_said
-from citecheck.judges.builtin.words import _stem
+from citecheck.judges.builtin.words import _stem, detect_language
 
 JUDGE = BuiltinJudge()
 
@@ -2239,3 +2239,190 @@ def test_lithuanian_written_consent_is_written_permission(claim: str, expected: 
     # "raštiškas" = "rašytinis", "sutikimas" (consent) = "leidimas" (permission), "vykti" = "išvykti" abroad
     passage = "Išvykti su dviračiu į užsienį galima tik gavus raštišką nuomotojo sutikimą."
     assert status(claim, passage) == expected
+
+
+# --- i25 Polish (second helper) ---
+
+def test_a_value_is_found_through_the_alternative_its_part_inherits() -> None:
+    # "Płatność przy odbiorze ... do 2000 zł i kosztuje 5 zł": the 5 zł is the price, not the 2000 zł limit
+    passage = "Płatność przy odbiorze jest dostępna tylko dla zamówień do 2000 zł i kosztuje dodatkowo 5 zł."
+    assert status("Płatność przy odbiorze kosztuje dodatkowo 7 zł.", passage) == "contradicted"
+    assert status("Płatność przy odbiorze kosztuje dodatkowo 5 zł.", passage) != "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "opłacić" is paying; "auto" is "samochód"; "skończyć" an age is "mieć ukończone"; "wraca" is "zwrócona"
+    ("Rezerwację można opłacić przelewem.", "supported"),
+    ("Rezerwację można opłacić gotówką.", "unsupported"),
+])
+def test_polish_paying_for_something(claim: str, expected: str) -> None:
+    assert status(claim, "Za rezerwację zapłacisz kartą lub przelewem.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Auto możesz wynająć, jeśli skończyłeś 25 lat.", "supported"),
+    ("Auto możesz wynająć, jeśli skończyłeś 18 lat.", "contradicted"),
+])
+def test_polish_car_and_reaching_an_age(claim: str, expected: str) -> None:
+    assert status(claim, "Samochód możesz wynająć, jeśli masz ukończone 25 lat.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("W każdy czwartek wstęp kosztuje 10 zł.", "supported"),
+    ("W każdy piątek wstęp kosztuje 10 zł.", "unsupported"),
+])
+def test_polish_every_weekday_is_the_plural_day(claim: str, expected: str) -> None:
+    assert status(claim, "W czwartki wstęp kosztuje 10 zł.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("Nieodebrany list wraca do nadawcy po 5 dniach.", "supported"),
+    ("Nieodebrany list wraca do nadawcy po tygodniu.", "contradicted"),
+])
+def test_polish_coming_back_and_a_week(claim: str, expected: str) -> None:
+    assert status(claim, "Nieodebrany list zostanie zwrócony do nadawcy po 5 dniach.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # Polish negative concord: "nie ... ani ..." denies every item once (not twice, which would affirm it)
+    ("Ubezpieczenie obejmuje kradzież.", "contradicted"),
+    ("Ubezpieczenie obejmuje także pożar budynku.", "contradicted"),
+    ("Ubezpieczenie nie obejmuje pożaru.", "supported"),
+])
+def test_polish_negative_concord_denies_every_item(claim: str, expected: str) -> None:
+    assert status(claim, "Ubezpieczenie nie obejmuje kradzieży ani pożaru.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a generic person before a modal is the reader: "Pasażer może zabrać" = "można zabrać"
+    ("Pasażer może zabrać do autobusu jeden rower.", "supported"),
+    ("Pasażerowie mogą zabrać do autobusu dwa rowery.", "contradicted"),
+    ("Mogą osoby zabrać do autobusu jeden wózek.", "unsupported"),
+])
+def test_polish_generic_person_before_a_modal_is_the_reader(claim: str, expected: str) -> None:
+    assert status(claim, "Do autobusu można zabrać jeden rower.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # forms of one act: "rozpatrujemy" = "zostanie rozpatrzony", "ratalny" = "o raty", "wystawimy" = "wystawiamy"
+    ("Wniosek o raty zostanie rozpatrzony w ciągu 2 dni.", "supported"),
+    ("Wniosek o raty zostanie rozpatrzony w ciągu 5 dni.", "contradicted"),
+])
+def test_polish_forms_of_considering_an_instalment_application(claim: str, expected: str) -> None:
+    assert status(claim, "Wniosek ratalny rozpatrujemy w ciągu 2 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a bare unit after a bound is one of it; "mieć" is a light verb
+    ("Trzeba mieć konto od co najmniej roku.", "contradicted"),
+    ("Trzeba mieć konto od co najmniej 3 lat.", "supported"),
+    ("Rezerwację można odwołać do godziny przed wizytą.", "contradicted"),
+])
+def test_polish_a_bare_unit_after_a_bound_is_one(claim: str, expected: str) -> None:
+    passage = "Zniżka przysługuje, jeśli masz konto od co najmniej 3 lat. Rezerwację można odwołać najpóźniej 2 godziny przed wizytą."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nie trzeba dodatkowo płacić" is no extra charge; "trzeba dodatkowo zapłacić" a price above zero
+    ("Za parking nie trzeba dodatkowo płacić.", "supported"),
+    ("Za parking dodatkowo nie płacisz.", "supported"),
+    ("Za parking trzeba dodatkowo zapłacić.", "contradicted"),
+])
+def test_polish_no_extra_payment(claim: str, expected: str) -> None:
+    assert status(claim, "Parking dla gości hotelu jest wliczony w cenę pokoju.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "po upływie terminu" = "później"; "potrąca się" = "potrącamy"
+    ("Po upływie terminu przy rezygnacji potrąca się 20% opłaty.", "supported"),
+    ("Po upływie terminu przy rezygnacji potrąca się 30% opłaty.", "contradicted"),
+])
+def test_polish_after_the_time_limit_is_later(claim: str, expected: str) -> None:
+    passage = "Z kursu można zrezygnować bez potrąceń do 7 dni przed startem; później przy rezygnacji potrącamy 20% opłaty."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "wskazany przy zakupie" = "wybrany"; "wyłącznie" = "tylko"
+    ("Wejściówka obowiązuje wyłącznie w wybranym dniu.", "supported"),
+    ("Wejściówka obowiązuje w dowolnym dniu.", "contradicted"),
+])
+def test_polish_the_chosen_day_and_only(claim: str, expected: str) -> None:
+    assert status(claim, "Wejściówka jest ważna tylko w dniu wskazanym przy zakupie.") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a short Polish sentence with no Polish letter is still Polish
+    ("Bilet kosztuje 5 zl.", "pl"),
+    ("Dostawa trwa 3 dni.", "pl"),
+    ("Delivery takes 3 days only.", "en"),
+])
+def test_short_polish_without_polish_letters_is_polish(text: str, expected: str) -> None:
+    assert detect_language(text) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "dostają" = "otrzymują" (not the delivery its stem would make it)
+    ("Nowi klienci dostają rabat 10%.", "supported"),
+    ("Nowi klienci dostają rabat 15%.", "contradicted"),
+])
+def test_polish_getting_is_receiving(claim: str, expected: str) -> None:
+    assert status(claim, "Nowi klienci otrzymują rabat 10% na zakupy w sklepie.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "można nadać" = "nadasz"
+    ("Na poczcie można nadać list polecony za 8 zł.", "supported"),
+    ("Na poczcie można nadać list polecony za 6 zł.", "contradicted"),
+])
+def test_polish_forms_of_sending_off(claim: str, expected: str) -> None:
+    assert status(claim, "Na poczcie nadasz list polecony za 8 zł.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "mogą skorzystać z" = "przysługuje"
+    ("Z karty mieszkańca mogą skorzystać osoby zameldowane w gminie.", "supported"),
+    ("Z karty mieszkańca mogą skorzystać osoby zameldowane w powiecie.", "unsupported"),
+])
+def test_polish_may_use_is_entitled(claim: str, expected: str) -> None:
+    assert status(claim, "Karta mieszkańca przysługuje osobom zameldowanym w gminie.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "Urząd wyda" is the page's own act: "wydanie trwa"
+    ("Urząd wyda zaświadczenie w ciągu 3 dni.", "supported"),
+    ("Urząd wyda zaświadczenie w ciągu 10 dni.", "contradicted"),
+])
+def test_polish_the_office_as_subject_of_its_own_act(claim: str, expected: str) -> None:
+    assert status(claim, "Wydanie zaświadczenia trwa do 3 dni.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "3D" / "2D" name a showing, not a number; a showing is the film; "wydatek" is a cost
+    ("Bilet na film w 3D to wydatek 35 zł.", "supported"),
+    ("Bilet na seans 3D kosztuje 28 zł.", "contradicted"),
+    ("Bilet na seans 2D kosztuje 28 zł.", "supported"),
+    ("Bilet na seans 2D kosztuje 35 zł.", "contradicted"),
+])
+def test_polish_film_dimensions_are_names(claim: str, expected: str) -> None:
+    assert status(claim, "Bilet na seans 2D kosztuje 28 zł, a na seans 3D 35 zł.") == expected
+
+
+@pytest.mark.parametrize(("passage", "claim", "expected"), [
+    # "nie pobieramy żadnych opłat", "nigdy nie pobieramy opłat": free (negative concord, one negation)
+    ("Za wymianę rozmiaru nie pobieramy żadnych opłat.", "Wymiana rozmiaru jest bezpłatna.", "supported"),
+    ("Za wymianę rozmiaru nigdy nie pobieramy opłat.", "Wymiana rozmiaru jest bezpłatna.", "supported"),
+    ("Za wymianę rozmiaru nigdy nie pobieramy opłat.", "Wymiana rozmiaru jest płatna.", "contradicted"),
+])
+def test_polish_no_fees_with_negative_concord(passage: str, claim: str, expected: str) -> None:
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "typ" = "rodzaj"
+    ("Bezpłatnie wymienimy urządzenie na nowe tego samego typu.", "supported"),
+    ("Bezpłatnie wymienimy urządzenie na nowe innego typu.", "unsupported"),
+])
+def test_polish_type_is_kind(claim: str, expected: str) -> None:
+    assert status(claim, "Bezpłatnie wymienimy urządzenie na nowe tego samego rodzaju.") == expected
