@@ -72,8 +72,8 @@ def _polarity(toks: Sequence[_Tok], lang: str) -> Polarity:
             # nor are Lithuanian "ne ilgiau kaip" (no longer than) and "nei" after a comparative ("daugiau nei 50 €")
             if not (word == "no" and k + 2 < len(toks) and toks[k + 1].text in {"later", "more", "longer"}
                     and toks[k + 2].text == "than") and not (lang == lx.LT and _lt_bound(toks, k)):
-                if not concord:
-                    neg += 1
+                if not concord and not (word == "nor" and neg):
+                    neg += 1  # (English "not A nor B", "neither A nor B": one denial)
                 concord = lang == lx.PL
                 signal = True
             if word in {"cannot", "can't", "mustn't"} or word.endswith("n't") and word[:-3] in {"can", "may", "must"}:

@@ -2426,3 +2426,16 @@ def test_polish_no_fees_with_negative_concord(passage: str, claim: str, expected
 ])
 def test_polish_type_is_kind(claim: str, expected: str) -> None:
     assert status(claim, "Bezpłatnie wymienimy urządzenie na nowe tego samego rodzaju.") == expected
+
+
+# --- English "not A nor B", "neither A nor B": one denial, as Polish "nie ... ani" (lead) ---------------------
+
+@pytest.mark.parametrize(("claim", "passage", "expected"), [
+    ("The warranty covers water damage.", "The warranty does not cover drops nor water damage.", "contradicted"),
+    ("The warranty covers water damage.", "The warranty covers neither drops nor water damage.", "contradicted"),
+    ("The warranty does not cover water damage.", "The warranty covers neither drops nor water damage.",
+     "supported"),
+    ("The warranty covers water damage.", "The warranty covers drops and water damage.", "supported"),
+])
+def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> None:
+    assert status(claim, passage) == expected
