@@ -57,7 +57,8 @@ _NEGATION = frozenset({"not", "no", "never", "none", "nor", "without", "cannot",
 # "at no extra cost"): the free phrases of lx.FREE_PHRASES that hold a negator.
 _FREE_NEGATED = re.compile(r"\b(?:" + "|".join(
     r"\s+".join(re.escape(word) for word in phrase) for phrase in sorted(lx.FREE_PHRASES, key=len, reverse=True)
-    if set(phrase) & {"no", "nothing", "without"}) + r")\b")
+    # English "no" / "nothing" / "without", Polish "nie" / "nic" / "bez" ("nic nie kosztuje", "bez opłat")
+    if set(phrase) & {"no", "nothing", "without", "nie", "nic", "bez"}) + r")\b")
 _HEDGES = frozenset({"may", "might", "could", "possibly", "possible", "potential", "potentially", "suggest",
                      "suggests", "suggested", "suggesting", "hypothesis", "hypothesize", "hypothesized", "unclear",
                      "unknown", "uncertain", "further", "needed", "warrant", "warranted", "remains", "whether",
@@ -437,8 +438,9 @@ def features(claim: str, passage: str, lang: str, rule_status: str,
     missing = [v for s, v in c.weights.items() if s not in passage_set]
     numbers = c.numbers
     matched = len(numbers & passage_numbers(passage, lang, numbers_read)) / len(numbers) if numbers else 0.0
-    window_text = passage[best.start : best.end].lower()
-    claim_text = claim.lower()
+    # folded as the phrases are ("nic nie płacisz" reads as "nic nie placisz")
+    window_text = _fold(passage[best.start : best.end])
+    claim_text = _fold(claim)
     # both sides say free ("costs nothing" against "free"): their "no" / "nothing" is the price, not a negation
     free_both = _says_free(c.words, claim_text) and _says_free(w.words, window_text)
     neg_claim = _negation_said(c.words, claim_text) if free_both else _has(c.words, _NEGATION)

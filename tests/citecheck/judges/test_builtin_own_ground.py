@@ -2439,3 +2439,19 @@ def test_polish_type_is_kind(claim: str, expected: str) -> None:
 ])
 def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 Polish ---
+
+@pytest.mark.parametrize(("words", "text", "said"), [
+    # the "nie" / "nic" of a Polish way of saying free is the price, not a negation (as English "costs nothing")
+    (frozenset({"wymiana", "nic", "nie", "kosztuje"}), "wymiana nic nie kosztuje", False),
+    (frozenset({"wymiana", "nie", "jest", "darmowa"}), "wymiana nie jest darmowa", True),
+])
+def test_polish_free_phrase_is_no_negation(words: frozenset[str], text: str, said: bool) -> None:
+    assert _negation_said(words, text) is said
+
+
+def test_polish_costs_nothing_against_free_is_no_contradiction() -> None:
+    passage = "Wymiana rozmiaru w sklepie jest darmowa, natomiast zwrot kurierem opłacasz sam."
+    assert status("Wymiana rozmiaru w sklepie nic nie kosztuje.", passage) != "contradicted"
