@@ -807,6 +807,27 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
     return None
 
 
+def _value_on_other_day(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """A claim that ties a value to one day ("We czwartki wszystkie bilety kosztują 22 zł") where the passage
+    ties the same words and value to another single day ("We wtorki wszystkie bilety kosztują 22 zł"): a day's
+    own price or hour is not every day's, so the claim is contradicted. Only a sentence that names one day, with
+    a value, and every other word of the claim; a range ("od poniedziałku do piątku") is read elsewhere."""
+    weekdays = _GROUPS[lang][lx.WEEKDAY_GROUP] - _FIRST_STEMS[lang]
+    mine = claim_words & weekdays
+    if len(mine) != 1 or not any(segment.quantities for segment in stated.segments):
+        return None  # the claim must tie a value of its own to its day
+    rest = claim_words - weekdays - _ONLY_STEMS[lang]
+    if len(rest) < 2 or any(segment.key & mine for segment in page.segments):
+        return None  # the passage names the claim's day somewhere: read by the other rules
+    for segment in page.segments:
+        if not segment.quantities or not rest <= segment.key:
+            continue
+        days = set().union(*(s.key & weekdays for s in page.segments if s.sentence == segment.sentence))
+        if len(days) == 1 and segment.key & days:
+            return _Fact(CONTRADICTED, "the passage ties this to another day", segment.sentence)
+    return None
+
+
 _ONLY_STEMS = {lang: frozenset(_stem(word, lang) for word in words) for lang, words in lx.ONLY_WORDS.items()}
 
 
@@ -1156,6 +1177,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                  _only_one_claimed(stated, claim_words, page, lang, lx.WEEKDAY_GROUP,
                                    "the claim names the only day for this, but the passage names another too"),
                  _only_claimed_other_stated(stated, claim_words, page, lang),
+                 _value_on_other_day(stated, claim_words, page, lang),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang),
                  _every_day_denied(claim, stated, claim_words, page, lang),

@@ -2269,7 +2269,7 @@ def test_polish_car_and_reaching_an_age(claim: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("claim", "expected"), [
     ("W każdy czwartek wstęp kosztuje 10 zł.", "supported"),
-    ("W każdy piątek wstęp kosztuje 10 zł.", "unsupported"),
+    ("W każdy piątek wstęp kosztuje 10 zł.", "contradicted"),
 ])
 def test_polish_every_weekday_is_the_plural_day(claim: str, expected: str) -> None:
     assert status(claim, "W czwartki wstęp kosztuje 10 zł.") == expected
@@ -2455,3 +2455,13 @@ def test_polish_free_phrase_is_no_negation(words: frozenset[str], text: str, sai
 def test_polish_costs_nothing_against_free_is_no_contradiction() -> None:
     passage = "Wymiana rozmiaru w sklepie jest darmowa, natomiast zwrot kurierem opłacasz sam."
     assert status("Wymiana rozmiaru w sklepie nic nie kosztuje.", passage) != "contradicted"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a value tied to one day is not another day's
+    ("W piątki wejście na basen kosztuje 10 zł.", "contradicted"),
+    ("W środy wejście na basen kosztuje 10 zł.", "supported"),
+    ("W piątki basen jest otwarty.", "unsupported"),
+])
+def test_polish_value_on_another_day(claim: str, expected: str) -> None:
+    assert status(claim, "W środy wejście na basen kosztuje 10 zł. Karnet miesięczny kosztuje 120 zł.") == expected
