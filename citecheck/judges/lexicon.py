@@ -546,6 +546,10 @@ OPTIONAL: dict[str, set[str]] = {
     LT: {"savanoriska", "savanoriskas", "pasirinktinai"},
 }
 # Words whose meaning is the negative side of a pair ("excludes" = "does not include").
+# Polish "bez okazywania legitymacji" (without showing it) against "po okazaniu legitymacji" / "przy okazaniu"
+# (upon showing it): the act the passage makes the condition is the one the claim waives.
+PL_WITHOUT_ACT = "bez"
+PL_UPON_ACT = frozenset({"po", "przy"})
 NEGATIVE_CONCEPT: dict[str, set[str]] = {
     EN: {"waived", "excluded", "exclude", "excludes", "closed", "unavailable", "impossible", "refused", "rejected",
          "non-refundable", "nonrefundable", "non-returnable", "nonreturnable", "unable", "shut", "withdrawn", "discontinued", "suspended"},

@@ -807,6 +807,34 @@ def _alternative_excluded(claim_words: set[str], passage: str, page: _Analysis, 
     return None
 
 
+def _without_against_upon(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
+    """"Zniżka przysługuje bez okazywania legitymacji" against "płacą 99 zł po okazaniu legitymacji": the claim
+    waives an act (with its object) that the passage makes the condition ("po" / "przy" + the same act and
+    object): contradicted. Another word of the claim must be in that sentence or the passage's topic."""
+    if lang != lx.PL:
+        return None
+    said = stated.all_words_said()
+    if lx.PL_WITHOUT_ACT not in said:
+        return None  # the cheap test first: most claims say no "bez"
+    waived = {(_stem(said[k + 1], lang), _stem(said[k + 2], lang)) for k, word in enumerate(said[:-2])
+              if word == lx.PL_WITHOUT_ACT}
+    acts = {act for act, _ in waived}
+    for index, words in enumerate(page.words):
+        tokens = [word for _, word in words]
+        for k, word in enumerate(tokens[:-1]):
+            if word not in lx.PL_UPON_ACT or _stem(tokens[k + 1], lang) not in acts:
+                continue
+            act = _stem(tokens[k + 1], lang)
+            after = {_stem(t, lang) for t in tokens[k + 2 : k + 5]}
+            if not any(a == act and obj in after for a, obj in waived):
+                continue
+            stems = {_stem(t, lang) for t in tokens} | page.topic
+            rest = claim_words - {act} - {obj for _, obj in waived}
+            if rest & stems:
+                return _Fact(CONTRADICTED, "the passage makes the act the claim waives a condition", index)
+    return None
+
+
 def _value_on_other_day(stated: _Analysis, claim_words: set[str], page: _Analysis, lang: str) -> _Fact | None:
     """A claim that ties a value to one day ("We czwartki wszystkie bilety kosztują 22 zł") where the passage
     ties the same words and value to another single day ("We wtorki wszystkie bilety kosztują 22 zł"): a day's
@@ -1178,6 +1206,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
                                    "the claim names the only day for this, but the passage names another too"),
                  _only_claimed_other_stated(stated, claim_words, page, lang),
                  _value_on_other_day(stated, claim_words, page, lang),
+                 _without_against_upon(stated, claim_words, page, lang),
                  _order_reversed(claim, claim_words, passage, page, lang),
                  _frequency_changed(stated, claim_words, page, lang),
                  _every_day_denied(claim, stated, claim_words, page, lang),

@@ -2465,3 +2465,13 @@ def test_polish_costs_nothing_against_free_is_no_contradiction() -> None:
 ])
 def test_polish_value_on_another_day(claim: str, expected: str) -> None:
     assert status(claim, "W środy wejście na basen kosztuje 10 zł. Karnet miesięczny kosztuje 120 zł.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "bez okazywania X" waives what "po okazaniu X" makes the condition
+    ("Bilet ulgowy przysługuje bez okazywania dokumentu.", "contradicted"),
+    ("Bilet ulgowy przysługuje po okazaniu dokumentu.", "supported"),
+])
+def test_polish_without_an_act_against_upon_it(claim: str, expected: str) -> None:
+    passage = "Bilet ulgowy przysługuje seniorom po okazaniu dokumentu ze zdjęciem."
+    assert status(claim, passage) == expected
