@@ -1055,6 +1055,8 @@ SYNONYMS[EN].update({
     "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
     "purchased": "buy", "purchases": "buy", "purchasing": "buy", "buys": "buy", "buying": "buy",
     "offered": "available", "offers": "available", "offer": "available",
+    # one verb: "tickets can be used on any train" = "you can use the ticket on any train"
+    "used": "use", "using": "use",
 })
 
 # English past participles and past forms whose stems the suffix rules do not reach ("blood tests are taken" =
@@ -1153,6 +1155,10 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
+        # taking a train or a bus is using it: "you can take any train" = "can be used on any train"
+        *[((take, det, ride), ("use", det, ride)) for take in ("take", "takes", "taking", "took")
+          for det in ("any", "the", "a", "every", "all") for ride in ("train", "trains", "bus", "buses", "tram", "trams",
+                                                                    "ferry", "ferries", "coach", "coaches", "service", "services")],
         *[((let, "us", "know"), ("tell", "us")) for let in ("let", "letting")],
         # "refunds go back to the original payment method" = "are issued to it": money's going says nothing
         *[((money, *go, *back, "to"), (money, "to")) for money in ("refund", "refunds", "money", "deposit", "deposits")

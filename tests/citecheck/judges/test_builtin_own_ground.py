@@ -2439,3 +2439,15 @@ def test_polish_type_is_kind(claim: str, expected: str) -> None:
 ])
 def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 English, third round ---
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "used" and "using" are forms of "use"; taking a bus is using it
+    ("You can use a day pass on every bus in the city.", "supported"),
+    ("With a day pass you can take any bus in the city.", "supported"),
+    ("With a day pass you can take any tram in the city.", "unsupported"),
+])
+def test_en_take_a_bus_is_using_it(claim: str, expected: str) -> None:
+    assert status(claim, "A day pass can be used on any bus in the city until midnight.") == expected
