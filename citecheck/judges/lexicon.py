@@ -1155,6 +1155,16 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
+        # an order is what is collected, delivered or returned: "collecting your order in store" = "collection in store"
+        *[((act, det, order), (act,)) for act in ("collect", "collects", "collecting", "collected", "collection",
+                                                  "deliver", "delivers", "delivering", "delivery", "return",
+                                                  "returns", "returning", "dispatch", "dispatching")
+          for det in ("your", "the", "their", "an", "my") for order in ("order", "orders")],
+        # one adult in a home: "single occupants" = "single people living alone" = "people who live on their own"
+        *[(("single", occupant), ("living", "alone"))
+          for occupant in ("occupant", "occupants", "occupancy", "occupiers", "occupier")],
+        *[((live, "on", own, "own"), (live, "alone")) for live in ("live", "lives", "living")
+          for own in ("their", "your", "his", "her", "my")],
         # taking a train or a bus is using it: "you can take any train" = "can be used on any train"
         *[((take, det, ride), ("use", det, ride)) for take in ("take", "takes", "taking", "took")
           for det in ("any", "the", "a", "every", "all") for ride in ("train", "trains", "bus", "buses", "tram", "trams",

@@ -2451,3 +2451,22 @@ def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> N
 ])
 def test_en_take_a_bus_is_using_it(claim: str, expected: str) -> None:
     assert status(claim, "A day pass can be used on any bus in the city until midnight.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # an order is what is collected: "collecting your order" = "collection"
+    ("Collecting your order from the shop costs nothing.", "supported"),
+    ("Collecting your order from the shop costs £3.", "contradicted"),
+])
+def test_en_collecting_your_order_is_collection(claim: str, expected: str) -> None:
+    assert status(claim, "Home delivery costs £3.95. Collection from the shop is free.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "single occupants", "people who live on their own" = "people living alone"
+    ("Single occupants get 25% off the water bill.", "supported"),
+    ("People who live on their own get 25% off the water bill.", "supported"),
+    ("Single occupants get 50% off the water bill.", "contradicted"),
+])
+def test_en_single_occupants_live_alone(claim: str, expected: str) -> None:
+    assert status(claim, "Adults living alone get 25% off the water bill.") == expected
