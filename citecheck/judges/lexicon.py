@@ -1165,6 +1165,15 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for occupant in ("occupant", "occupants", "occupancy", "occupiers", "occupier")],
         *[((live, "on", own, "own"), (live, "alone")) for live in ("live", "lives", "living")
           for own in ("their", "your", "his", "her", "my")],
+        # seeing or visiting a collection or an exhibition is entering it: "visitors can see the permanent
+        # collection without paying" = "entry to the permanent collection is free"
+        *[((see, det, *place), ("enter", det, *place))
+          for see in ("see", "sees", "seeing", "visit", "visits", "visiting", "view", "viewing")
+          for det in ("the", "our", "its", "all", "any")
+          for place in (("collection",), ("collections",), ("exhibition",), ("exhibitions",), ("gallery",),
+                        ("galleries",), ("museum",), ("gardens",), ("permanent", "collection"),
+                        ("permanent", "collections"), ("main", "collection"), ("special", "exhibition"),
+                        ("special", "exhibitions"))],
         # taking a train or a bus is using it: "you can take any train" = "can be used on any train"
         *[((take, det, ride), ("use", det, ride)) for take in ("take", "takes", "taking", "took")
           for det in ("any", "the", "a", "every", "all") for ride in ("train", "trains", "bus", "buses", "tram", "trams",

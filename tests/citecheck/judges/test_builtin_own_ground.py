@@ -2470,3 +2470,13 @@ def test_en_collecting_your_order_is_collection(claim: str, expected: str) -> No
 ])
 def test_en_single_occupants_live_alone(claim: str, expected: str) -> None:
     assert status(claim, "Adults living alone get 25% off the water bill.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # seeing or visiting a gallery is entering it
+    ("You can see the gallery without paying.", "supported"),
+    ("You can visit the gallery for £4.", "contradicted"),
+    ("You can visit the gardens without paying.", "unsupported"),
+])
+def test_en_seeing_a_gallery_is_entering_it(claim: str, expected: str) -> None:
+    assert status(claim, "Entry to the gallery is free. Tours of the house cost £8.") == expected
