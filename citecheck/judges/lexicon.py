@@ -479,6 +479,15 @@ LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams",
                                 "klientai", "klientui", "klientams", "kliento", "klientu", "vartotojas", "vartotojai",
                                 "vartotojui", "vartotojams", "vartotojo", "vartotoju"})
 LT_YOU_WORDS = frozenset({"jus", "jums", "jusu", "jumis"})
+# The English words a claim names the page's reader by ("Customers get a text the evening before") where the page
+# speaks to them ("You will receive a text"): said by a sentence with "you" in which no other party acts (staff, a
+# courier, "we": "Store staff must check your receipt" is not the customers' doing).
+EN_ADDRESSEE_WORDS = frozenset({"customer", "customers", "buyer", "buyers", "shopper", "shoppers", "client", "clients",
+                                "consumer", "consumers"})
+EN_YOU_WORDS = frozenset({"you"})
+EN_OTHER_PARTY_WORDS = frozenset({"staff", "employee", "employees", "team", "courier", "couriers", "driver",
+                                  "drivers", "engineer", "engineers", "we", "our", "us", "seller", "retailer",
+                                  "shop", "store", "company", "agent", "agents", "member", "members"})
 LT_YOU_ENDINGS = ("ite", "ate", "ote")
 # A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
 # valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes

@@ -2480,3 +2480,15 @@ def test_en_single_occupants_live_alone(claim: str, expected: str) -> None:
 ])
 def test_en_seeing_a_gallery_is_entering_it(claim: str, expected: str) -> None:
     assert status(claim, "Entry to the gallery is free. Tours of the house cost £8.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "customers" is the reader a page speaks to as "you", unless staff or "we" act in that sentence
+    ("Customers get an email with a one-hour time slot on the morning of delivery.", "supported"),
+    ("Customers get an email with a three-hour time slot on the morning of delivery.", "contradicted"),
+    ("Customers must sign for the parcel before it is handed over.", "unsupported"),
+])
+def test_en_customers_are_the_reader(claim: str, expected: str) -> None:
+    passage = ("You will get an email with a one-hour time slot on the morning of delivery. "
+               "Our driver must sign the delivery note before the parcel is handed over.")
+    assert status(claim, passage) == expected
