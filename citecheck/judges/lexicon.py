@@ -1183,6 +1183,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
                         ("galleries",), ("museum",), ("gardens",), ("permanent", "collection"),
                         ("permanent", "collections"), ("main", "collection"), ("special", "exhibition"),
                         ("special", "exhibitions"))],
+        # a thing given back late is overdue (read as "late"): "when books come back late" = "overdue books"
+        *[((*back, "late"), ("late",))
+          for back in (("return",), ("returns",), ("returned",), ("returning",), *[(verb, "back") for verb in (
+              "come", "comes", "came", "coming", "brought", "bring", "brings", "handed", "hand", "given",
+              "give", "sent", "send")])],
         # taking a train or a bus is using it: "you can take any train" = "can be used on any train"
         *[((take, det, ride), ("use", det, ride)) for take in ("take", "takes", "taking", "took")
           for det in ("any", "the", "a", "every", "all") for ride in ("train", "trains", "bus", "buses", "tram", "trams",

@@ -2492,3 +2492,13 @@ def test_en_customers_are_the_reader(claim: str, expected: str) -> None:
     passage = ("You will get an email with a one-hour time slot on the morning of delivery. "
                "Our driver must sign the delivery note before the parcel is handed over.")
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a thing given back late is overdue
+    ("No fee is charged when DVDs come back late.", "supported"),
+    ("DVDs returned late are not charged.", "supported"),
+    ("A fee is charged when DVDs are returned late.", "contradicted"),
+])
+def test_en_returned_late_is_overdue(claim: str, expected: str) -> None:
+    assert status(claim, "There is no fee for overdue DVDs.") == expected
