@@ -479,6 +479,15 @@ LT_ADDRESSEE_WORDS = frozenset({"pirkejas", "pirkejai", "pirkejui", "pirkejams",
                                 "klientai", "klientui", "klientams", "kliento", "klientu", "vartotojas", "vartotojai",
                                 "vartotojui", "vartotojams", "vartotojo", "vartotoju"})
 LT_YOU_WORDS = frozenset({"jus", "jums", "jusu", "jumis"})
+# The English words a claim names the page's reader by ("Customers get a text the evening before") where the page
+# speaks to them ("You will receive a text"): said by a sentence with "you" in which no other party acts (staff, a
+# courier, "we": "Store staff must check your receipt" is not the customers' doing).
+EN_ADDRESSEE_WORDS = frozenset({"customer", "customers", "buyer", "buyers", "shopper", "shoppers", "client", "clients",
+                                "consumer", "consumers"})
+EN_YOU_WORDS = frozenset({"you"})
+EN_OTHER_PARTY_WORDS = frozenset({"staff", "employee", "employees", "team", "courier", "couriers", "driver",
+                                  "drivers", "engineer", "engineers", "we", "our", "us", "seller", "retailer",
+                                  "shop", "store", "company", "agent", "agents", "member", "members"})
 LT_YOU_ENDINGS = ("ite", "ate", "ote")
 # A Lithuanian unit with no number is one of it after "prieš", "per", "bent" ("prieš parą", "per savaitę", "bent
 # valandą") and in the dative of a time span ("apribojama metams", "išnuomojama parai"), unless a word before makes
@@ -1059,6 +1068,8 @@ SYNONYMS[EN].update({
     "send": "delivery", "sends": "delivery", "sent": "delivery", "sending": "delivery",
     "purchased": "buy", "purchases": "buy", "purchasing": "buy", "buys": "buy", "buying": "buy",
     "offered": "available", "offers": "available", "offer": "available",
+    # one verb: "tickets can be used on any train" = "you can use the ticket on any train"
+    "used": "use", "using": "use",
 })
 
 # English past participles and past forms whose stems the suffix rules do not reach ("blood tests are taken" =
@@ -1157,6 +1168,34 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
           for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")],
         *[((take, "place"), ("happen",)) for take in ("take", "takes", "took", "taking")],
         *[((pick, "up"), ("collect",)) for pick in ("pick", "picks", "picked", "picking")],
+        # an order is what is collected, delivered or returned: "collecting your order in store" = "collection in store"
+        *[((act, det, order), (act,)) for act in ("collect", "collects", "collecting", "collected", "collection",
+                                                  "deliver", "delivers", "delivering", "delivery", "return",
+                                                  "returns", "returning", "dispatch", "dispatching")
+          for det in ("your", "the", "their", "an", "my") for order in ("order", "orders")],
+        # one adult in a home: "single occupants" = "single people living alone" = "people who live on their own"
+        *[(("single", occupant), ("living", "alone"))
+          for occupant in ("occupant", "occupants", "occupancy", "occupiers", "occupier")],
+        *[((live, "on", own, "own"), (live, "alone")) for live in ("live", "lives", "living")
+          for own in ("their", "your", "his", "her", "my")],
+        # seeing or visiting a collection or an exhibition is entering it: "visitors can see the permanent
+        # collection without paying" = "entry to the permanent collection is free"
+        *[((see, det, *place), ("enter", det, *place))
+          for see in ("see", "sees", "seeing", "visit", "visits", "visiting", "view", "viewing")
+          for det in ("the", "our", "its", "all", "any")
+          for place in (("collection",), ("collections",), ("exhibition",), ("exhibitions",), ("gallery",),
+                        ("galleries",), ("museum",), ("gardens",), ("permanent", "collection"),
+                        ("permanent", "collections"), ("main", "collection"), ("special", "exhibition"),
+                        ("special", "exhibitions"))],
+        # a thing given back late is overdue (read as "late"): "when books come back late" = "overdue books"
+        *[((*back, "late"), ("late",))
+          for back in (("return",), ("returns",), ("returned",), ("returning",), *[(verb, "back") for verb in (
+              "come", "comes", "came", "coming", "brought", "bring", "brings", "handed", "hand", "given",
+              "give", "sent", "send")])],
+        # taking a train or a bus is using it: "you can take any train" = "can be used on any train"
+        *[((take, det, ride), ("use", det, ride)) for take in ("take", "takes", "taking", "took")
+          for det in ("any", "the", "a", "every", "all") for ride in ("train", "trains", "bus", "buses", "tram", "trams",
+                                                                    "ferry", "ferries", "coach", "coaches", "service", "services")],
         *[((let, "us", "know"), ("tell", "us")) for let in ("let", "letting")],
         # "refunds go back to the original payment method" = "are issued to it": money's going says nothing
         *[((money, *go, *back, "to"), (money, "to")) for money in ("refund", "refunds", "money", "deposit", "deposits")

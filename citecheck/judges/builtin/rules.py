@@ -210,12 +210,17 @@ def _only_for_unstated(p: Quantity, segment: Segment, passage: _Analysis, stated
 
 
 _LT_ADDRESSEE = frozenset(_stem(word, lx.LT) for word in lx.LT_ADDRESSEE_WORDS)
+_EN_ADDRESSEE = frozenset(_stem(word, lx.EN) for word in lx.EN_ADDRESSEE_WORDS)
+_ADDRESSEE = {lx.LT: _LT_ADDRESSEE, lx.EN: _EN_ADDRESSEE}
 
 
-def _speaks_to_you(segment: Segment, passage: _Analysis) -> bool:
-    """The segment's sentence speaks to the reader: a Lithuanian second-person verb ("galite") or "jūs"."""
-    return any(word in lx.LT_YOU_WORDS or (len(word) >= 6 and word.endswith(lx.LT_YOU_ENDINGS))
-               for _, word in passage.words[segment.sentence])
+def _speaks_to_you(segment: Segment, passage: _Analysis, lang: str = lx.LT) -> bool:
+    """The segment's sentence speaks to the reader: a Lithuanian second-person verb ("galite") or "jūs"; English
+    "you" with no other party (staff, a courier, "we") in the sentence."""
+    words = [word for _, word in passage.words[segment.sentence]]
+    if lang == lx.EN:
+        return not lx.EN_YOU_WORDS.isdisjoint(words) and lx.EN_OTHER_PARTY_WORDS.isdisjoint(words)
+    return any(word in lx.LT_YOU_WORDS or (len(word) >= 6 and word.endswith(lx.LT_YOU_ENDINGS)) for word in words)
 
 
 def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol: Polarity,
@@ -265,9 +270,11 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         # page's topic words (its first sentence) count too ("council tax" named once on top).
         said = ownish | context | passage.topic
         reader = 0
-        if lang == lx.LT and not key <= said and key - said <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
-            said = said | _LT_ADDRESSEE  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
-            reader = len((key & _LT_ADDRESSEE) - ownish - context)
+        addressee = _ADDRESSEE.get(lang)
+        if (addressee is not None and not key <= said and key - said <= addressee
+                and _speaks_to_you(segment, passage, lang)):
+            said = said | addressee  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
+            reader = len((key & addressee) - ownish - context)
         coverage = (m_own + m_inh + m_ctx + reader) / len(key)
         support_coverage = len(key & said) / len(key)
         scored.append((score, coverage, support_coverage, segment, p))
@@ -470,9 +477,9 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if best is None:
         return _Fact(UNSTATED, "the passage says nothing on this")
     coverage, segment = best[0][0], best[1]
-    if lang == lx.LT and 0.5 <= coverage < 0.999:
+    if lang in _ADDRESSEE and 0.5 <= coverage < 0.999:
         unsaid = key - segment.key - passage.topic
-        if unsaid <= _LT_ADDRESSEE and _speaks_to_you(segment, passage):
+        if unsaid <= _ADDRESSEE[lang] and _speaks_to_you(segment, passage, lang):
             coverage = 1.0  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
     words = " ".join(sorted(key))
     role_groups = lx.EXCLUSIVE_ROLE_GROUPS

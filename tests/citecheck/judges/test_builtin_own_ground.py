@@ -2441,7 +2441,7 @@ def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> N
     assert status(claim, passage) == expected
 
 
-# --- i25 Polish ---
+# --- i25 Polish, third round ---
 
 @pytest.mark.parametrize(("words", "text", "said"), [
     # the "nie" / "nic" of a Polish way of saying free is the price, not a negation (as English "costs nothing")
@@ -2475,3 +2475,66 @@ def test_polish_value_on_another_day(claim: str, expected: str) -> None:
 def test_polish_without_an_act_against_upon_it(claim: str, expected: str) -> None:
     passage = "Bilet ulgowy przysługuje seniorom po okazaniu dokumentu ze zdjęciem."
     assert status(claim, passage) == expected
+
+
+# --- i25 English, third round ---
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "used" and "using" are forms of "use"; taking a bus is using it
+    ("You can use a day pass on every bus in the city.", "supported"),
+    ("With a day pass you can take any bus in the city.", "supported"),
+    ("With a day pass you can take any tram in the city.", "unsupported"),
+])
+def test_en_take_a_bus_is_using_it(claim: str, expected: str) -> None:
+    assert status(claim, "A day pass can be used on any bus in the city until midnight.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # an order is what is collected: "collecting your order" = "collection"
+    ("Collecting your order from the shop costs nothing.", "supported"),
+    ("Collecting your order from the shop costs £3.", "contradicted"),
+])
+def test_en_collecting_your_order_is_collection(claim: str, expected: str) -> None:
+    assert status(claim, "Home delivery costs £3.95. Collection from the shop is free.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "single occupants", "people who live on their own" = "people living alone"
+    ("Single occupants get 25% off the water bill.", "supported"),
+    ("People who live on their own get 25% off the water bill.", "supported"),
+    ("Single occupants get 50% off the water bill.", "contradicted"),
+])
+def test_en_single_occupants_live_alone(claim: str, expected: str) -> None:
+    assert status(claim, "Adults living alone get 25% off the water bill.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # seeing or visiting a gallery is entering it
+    ("You can see the gallery without paying.", "supported"),
+    ("You can visit the gallery for £4.", "contradicted"),
+    ("You can visit the gardens without paying.", "unsupported"),
+])
+def test_en_seeing_a_gallery_is_entering_it(claim: str, expected: str) -> None:
+    assert status(claim, "Entry to the gallery is free. Tours of the house cost £8.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "customers" is the reader a page speaks to as "you", unless staff or "we" act in that sentence
+    ("Customers get an email with a one-hour time slot on the morning of delivery.", "supported"),
+    ("Customers get an email with a three-hour time slot on the morning of delivery.", "contradicted"),
+    ("Customers must sign for the parcel before it is handed over.", "unsupported"),
+])
+def test_en_customers_are_the_reader(claim: str, expected: str) -> None:
+    passage = ("You will get an email with a one-hour time slot on the morning of delivery. "
+               "Our driver must sign the delivery note before the parcel is handed over.")
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a thing given back late is overdue
+    ("No fee is charged when DVDs come back late.", "supported"),
+    ("DVDs returned late are not charged.", "supported"),
+    ("A fee is charged when DVDs are returned late.", "contradicted"),
+])
+def test_en_returned_late_is_overdue(claim: str, expected: str) -> None:
+    assert status(claim, "There is no fee for overdue DVDs.") == expected
