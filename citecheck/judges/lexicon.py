@@ -1258,6 +1258,14 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # "likus (bent) 2 valandoms iki seanso" (with two hours left before) = "(bent) prieš 2 valandas iki seanso"
         (("likus", "bent"), ("bent", "pries")), (("likus", "ne", "maziau", "kaip"), ("bent", "pries")),
         (("likus", "ne", "maziau", "nei"), ("bent", "pries")), (("likus",), ("pries",)),
+        # a car's mileage is the number of kilometres driven: "nuvažiuotų kilometrų skaičius" = "rida"
+        *[((*driven, "kilometru", count), ("rida",))
+          for driven in ((), ("nuvaziuotu",), ("nuvaziuojamu",), ("nuvazuotu",))
+          for count in ("skaicius", "skaiciaus", "skaiciui", "skaiciu")],
+        # a day's (week's, month's) mileage, price or limit is one per day: "paros rida" = "rida per parą"
+        *[((of_unit, noun), ("per", unit, noun))
+          for of_unit, unit in (("paros", "para"), ("savaites", "savaite"), ("menesio", "menesi"))
+          for noun in ("rida", "limitas", "norma")],
     ],
 }
 

@@ -2439,3 +2439,15 @@ def test_polish_type_is_kind(claim: str, expected: str) -> None:
 ])
 def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> None:
     assert status(claim, passage) == expected
+
+
+# --- i25 Lithuanian (third helper) ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nuvažiuotų kilometrų skaičius" = "rida"; "paros rida" = "rida per parą"
+    ("Per parą nuvažiuotų kilometrų skaičius neribojamas.", "supported"),
+    ("Kilometrų skaičius per parą neribojamas.", "supported"),
+    ("Per parą nuvažiuotų kilometrų skaičius ribojamas.", "contradicted"),
+])
+def test_lt_mileage_is_kilometres_driven(claim: str, expected: str) -> None:
+    assert status(claim, "Nuomojamo automobilio paros rida neribojama.") == expected
