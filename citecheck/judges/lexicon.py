@@ -882,6 +882,8 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
+         # the internet in its other cases ("interneto greitis", "prieiga prie interneto")
+         "interneto": "online", "interneta": "online", "internetui": "online",
          "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
          "telefonu": "phone", "pastu": "post",
          # calling is by phone: "paskambinus" = "telefonu"
@@ -1128,6 +1130,9 @@ SYNONYMS[LT].update({
     # "rašytinis leidimas")
     **dict.fromkeys(("rastiskas", "rastiska", "rastiska", "rastisko", "rastiskos", "rastiskai", "rasytinis",
                      "rasytini", "rasytine", "rasytinio", "rasytines", "rasytiniu", "rastu", "rastisku"), "rastu"),
+    # using up an allowance: "sunaudojus" = "išnaudojus" (the data, the minutes)
+    **dict.fromkeys(("sunaudojus", "isnaudojus", "sunaudojote", "isnaudojote", "sunaudosite", "isnaudosite",
+                     "sunaudojamas", "isnaudojamas", "sunaudotas", "isnaudotas"), "isnaudojus"),
     **dict.fromkeys(("sutikimas", "sutikimo", "sutikima", "sutikimu", "sutikimui"), "leidimas"),
     # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
     **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
@@ -1262,6 +1267,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         *[((*driven, "kilometru", count), ("rida",))
           for driven in ((), ("nuvaziuotu",), ("nuvaziuojamu",), ("nuvazuotu",))
           for count in ("skaicius", "skaiciaus", "skaiciui", "skaiciu")],
+        # a connection slowed down is its speed lowered: "internetas sulėtinamas" = "interneto greitis sumažinamas"
+        *[((speed, lowered), (slowed,)) for speed in ("greitis", "greiti")
+          for lowered, slowed in (("sumazinamas", "suletinamas"), ("sumazinama", "suletinamas"),
+                                  ("sumazes", "suletes"), ("sumazeja", "suleteja"), ("sumazinsime", "suletinsime"),
+                                  ("suletinamas", "suletinamas"), ("suletinama", "suletinamas"))],
         # a day's (week's, month's) mileage, price or limit is one per day: "paros rida" = "rida per parą"
         *[((of_unit, noun), ("per", unit, noun))
           for of_unit, unit in (("paros", "para"), ("savaites", "savaite"), ("menesio", "menesi"))

@@ -2451,3 +2451,14 @@ def test_en_nor_continues_a_denial(claim: str, passage: str, expected: str) -> N
 ])
 def test_lt_mileage_is_kilometres_driven(claim: str, expected: str) -> None:
     assert status(claim, "Nuomojamo automobilio paros rida neribojama.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "sunaudojus" = "išnaudojus"; "internetas sulėtinamas" = "interneto greitis sumažinamas"
+    ("Sunaudojus visus duomenis, internetas sulėtinamas iki 256 kb/s.", "supported"),
+    ("Išnaudojus duomenis, interneto greitis sulėtinamas iki 256 kb/s.", "supported"),
+    ("Sunaudojus visus duomenis, internetas sulėtinamas iki 512 kb/s.", "contradicted"),
+])
+def test_lt_slowed_internet_is_lowered_speed(claim: str, expected: str) -> None:
+    passage = "Išnaudojus duomenų kiekį, interneto greitis sumažinamas iki 256 kb/s."
+    assert status(claim, passage) == expected
