@@ -1130,6 +1130,10 @@ SYNONYMS[LT].update({
     # "rašytinis leidimas")
     **dict.fromkeys(("rastiskas", "rastiska", "rastiska", "rastisko", "rastiskos", "rastiskai", "rasytinis",
                      "rasytini", "rasytine", "rasytinio", "rasytines", "rasytiniu", "rastu", "rastisku"), "rastu"),
+    # money paid back is money transferred back: "pinigai grąžinami" = "pinigus perveda" (only the finite and
+    # passive forms: "pervedimu", "pervedant", "pervesti" also pay for an order)
+    **dict.fromkeys(("perveda", "pervedame", "pervedami", "pervedama", "pervesime", "perves", "pervesta",
+                     "pervedamos"), "grazinami"),
     # using up an allowance: "sunaudojus" = "išnaudojus" (the data, the minutes)
     **dict.fromkeys(("sunaudojus", "isnaudojus", "sunaudojote", "isnaudojote", "sunaudosite", "isnaudosite",
                      "sunaudojamas", "isnaudojamas", "sunaudotas", "isnaudotas"), "isnaudojus"),

@@ -2462,3 +2462,14 @@ def test_lt_mileage_is_kilometres_driven(claim: str, expected: str) -> None:
 def test_lt_slowed_internet_is_lowered_speed(claim: str, expected: str) -> None:
     passage = "Išnaudojus duomenų kiekį, interneto greitis sumažinamas iki 256 kb/s."
     assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # money paid back is money transferred back: "pinigai grąžinami" = "pinigus perveda"
+    ("Pinigai pervedami per 10 dienų nuo prekės patikrinimo.", "supported"),
+    ("Pinigus perveda per 10 dienų nuo prekės patikrinimo.", "supported"),
+    ("Pinigus perveda per 3 dienas nuo prekės patikrinimo.", "contradicted"),
+    ("Išankstinį mokėjimą reikia pervesti per 10 dienų.", "unsupported"),
+])
+def test_lt_money_transferred_back_is_refunded(claim: str, expected: str) -> None:
+    assert status(claim, "Pinigai grąžinami per 10 dienų nuo grąžintos prekės patikrinimo.") == expected
