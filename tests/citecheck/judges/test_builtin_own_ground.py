@@ -2473,3 +2473,16 @@ def test_lt_slowed_internet_is_lowered_speed(claim: str, expected: str) -> None:
 ])
 def test_lt_money_transferred_back_is_refunded(claim: str, expected: str) -> None:
     assert status(claim, "Pinigai grąžinami per 10 dienų nuo grąžintos prekės patikrinimo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a lower bound said as a permission or as a duty is one requirement
+    ("Vairuotojas turi būti bent 23 metų.", "supported"),
+    ("Vairuotojas turi būti bent 25 metų.", "contradicted"),
+])
+def test_lt_lower_bound_as_permission_or_duty(claim: str, expected: str) -> None:
+    assert status(claim, "Automobilį išsinuomoti gali vairuotojai nuo 23 metų.") == expected
+
+
+def test_upper_bound_permission_is_no_duty() -> None:
+    assert status("You must return the item within 14 days.", "You can return the item within 14 days.") != "supported"
