@@ -1250,6 +1250,14 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # with or without an adult: "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" = not accompanied
         *[(("su", adult), ("lydimi", "suaugusiojo")) for adult in ("suaugusiuoju", "suaugusiaisiais")],
         *[(("be", adult), ("ne", "lydimi", "suaugusiojo")) for adult in ("suaugusiuju", "suaugusiojo", "suaugusio")],
+        # a child who comes "alone" comes without an adult: "gali eiti vieni" = "be suaugusiųjų" (only after a verb
+        # of going: "vieni ... kiti" is "some ... others")
+        *[((go, alone, *adult), (go, "ne", "lydimi", "suaugusiojo"))
+          for go in ("eiti", "ateiti", "plaukti", "lankytis", "keliauti", "vaziuoti", "ateina", "eina", "plaukia",
+                     "keliauja", "vaziuoja", "lankosi")
+          for alone in ("vieni", "vienas", "viena", "vienos")
+          for adult in ((), (",", "be", "suaugusiuju"), (",", "be", "suaugusiojo"), ("be", "suaugusiuju"),
+                        ("be", "suaugusiojo"))],
         # lent out to take home: "į namus (ne)išduodami" = "(ne)galima pasiimti į namus"
         *[(("i", "namus", "ne", lent), ("ne", "pasiimami", "i", "namus"))
           for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],

@@ -2486,3 +2486,13 @@ def test_lt_lower_bound_as_permission_or_duty(claim: str, expected: str) -> None
 
 def test_upper_bound_permission_is_no_duty() -> None:
     assert status("You must return the item within 14 days.", "You can return the item within 14 days.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a child who comes "alone" comes without an adult
+    ("Vaikai iki 7 metų gali plaukti vieni.", "contradicted"),
+    ("Vaikai iki 7 metų gali plaukti vieni, be suaugusiųjų.", "contradicted"),
+    ("Vaikai iki 7 metų gali plaukti tik lydimi suaugusiojo.", "supported"),
+])
+def test_lt_alone_is_without_an_adult(claim: str, expected: str) -> None:
+    assert status(claim, "Vaikai iki 7 metų plaukia nemokamai, tačiau tik lydimi suaugusiojo.") == expected
