@@ -1250,6 +1250,11 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # with or without an adult: "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" = not accompanied
         *[(("su", adult), ("lydimi", "suaugusiojo")) for adult in ("suaugusiuoju", "suaugusiaisiais")],
         *[(("be", adult), ("ne", "lydimi", "suaugusiojo")) for adult in ("suaugusiuju", "suaugusiojo", "suaugusio")],
+        # what a warranty or an insurance covers it applies to: "garantija (ne)apima gedimų" = "garantija
+        # (ne)taikoma gedimams"
+        *[((cover, *no, covers), (cover, *no, "taikoma"))
+          for cover in ("garantija", "garantijos", "draudimas", "draudimo")
+          for no in ((), ("ne",)) for covers in ("apima", "apims")],
         # a child who comes "alone" comes without an adult: "gali eiti vieni" = "be suaugusiųjų" (only after a verb
         # of going: "vieni ... kiti" is "some ... others")
         *[((go, alone, *adult), (go, "ne", "lydimi", "suaugusiojo"))

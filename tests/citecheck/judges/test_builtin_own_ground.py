@@ -2496,3 +2496,12 @@ def test_upper_bound_permission_is_no_duty() -> None:
 ])
 def test_lt_alone_is_without_an_adult(claim: str, expected: str) -> None:
     assert status(claim, "Vaikai iki 7 metų plaukia nemokamai, tačiau tik lydimi suaugusiojo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # what a warranty covers it applies to: "garantija (ne)apima" = "garantija (ne)taikoma"
+    ("Garantija netaikoma gedimams, atsiradusiems dėl drėgmės.", "supported"),
+    ("Garantija taikoma gedimams, atsiradusiems dėl drėgmės.", "contradicted"),
+])
+def test_lt_warranty_covers_is_applies(claim: str, expected: str) -> None:
+    assert status(claim, "Garantija neapima gedimų, atsiradusių dėl drėgmės ar smūgio.") == expected
