@@ -895,6 +895,8 @@ _CHANNEL_WORDS: dict[str, dict[str, str]] = {
          "telefonicznie": "phone", "telefon": "phone", "telefonu": "phone", "poczta": "post", "poczte": "post",
          "pocztowo": "post"},
     LT: {"internetu": "online", "internete": "online", "internetas": "online", "elektroniniu": "online",
+         # the internet in its other cases ("interneto greitis", "prieiga prie interneto")
+         "interneto": "online", "interneta": "online", "internetui": "online",
          "asmeniskai": "person", "atvykus": "person", "atvykes": "person", "vietoje": "person",
          "telefonu": "phone", "pastu": "post",
          # calling is by phone: "paskambinus" = "telefonu"
@@ -1143,6 +1145,13 @@ SYNONYMS[LT].update({
     # "rašytinis leidimas")
     **dict.fromkeys(("rastiskas", "rastiska", "rastiska", "rastisko", "rastiskos", "rastiskai", "rasytinis",
                      "rasytini", "rasytine", "rasytinio", "rasytines", "rasytiniu", "rastu", "rastisku"), "rastu"),
+    # money paid back is money transferred back: "pinigai grąžinami" = "pinigus perveda" (only the finite and
+    # passive forms: "pervedimu", "pervedant", "pervesti" also pay for an order)
+    **dict.fromkeys(("perveda", "pervedame", "pervedami", "pervedama", "pervesime", "perves", "pervesta",
+                     "pervedamos"), "grazinami"),
+    # using up an allowance: "sunaudojus" = "išnaudojus" (the data, the minutes)
+    **dict.fromkeys(("sunaudojus", "isnaudojus", "sunaudojote", "isnaudojote", "sunaudosite", "isnaudosite",
+                     "sunaudojamas", "isnaudojamas", "sunaudotas", "isnaudotas"), "isnaudojus"),
     **dict.fromkeys(("sutikimas", "sutikimo", "sutikima", "sutikimu", "sutikimui"), "leidimas"),
     # travelling by train or bus: "važiuoja nemokamai" = "už kelionę nemoka"
     **dict.fromkeys(("kelione", "keliones", "kelionei", "kelioneje", "kelionem", "keliauja", "keliauti", "keliaujant",
@@ -1284,6 +1293,19 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # with or without an adult: "su suaugusiuoju" = "lydimi suaugusiojo"; "be suaugusiųjų" = not accompanied
         *[(("su", adult), ("lydimi", "suaugusiojo")) for adult in ("suaugusiuoju", "suaugusiaisiais")],
         *[(("be", adult), ("ne", "lydimi", "suaugusiojo")) for adult in ("suaugusiuju", "suaugusiojo", "suaugusio")],
+        # what a warranty or an insurance covers it applies to: "garantija (ne)apima gedimų" = "garantija
+        # (ne)taikoma gedimams"
+        *[((cover, *no, covers), (cover, *no, "taikoma"))
+          for cover in ("garantija", "garantijos", "draudimas", "draudimo")
+          for no in ((), ("ne",)) for covers in ("apima", "apims")],
+        # a child who comes "alone" comes without an adult: "gali eiti vieni" = "be suaugusiųjų" (only after a verb
+        # of going: "vieni ... kiti" is "some ... others")
+        *[((go, alone, *adult), (go, "ne", "lydimi", "suaugusiojo"))
+          for go in ("eiti", "ateiti", "plaukti", "lankytis", "keliauti", "vaziuoti", "ateina", "eina", "plaukia",
+                     "keliauja", "vaziuoja", "lankosi")
+          for alone in ("vieni", "vienas", "viena", "vienos")
+          for adult in ((), (",", "be", "suaugusiuju"), (",", "be", "suaugusiojo"), ("be", "suaugusiuju"),
+                        ("be", "suaugusiojo"))],
         # lent out to take home: "į namus (ne)išduodami" = "(ne)galima pasiimti į namus"
         *[(("i", "namus", "ne", lent), ("ne", "pasiimami", "i", "namus"))
           for lent in ("isduodami", "isduodama", "isduodamas", "isduodamos", "skolinami", "skolinama")],
@@ -1301,6 +1323,19 @@ PHRASE_EQUIVALENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # "likus (bent) 2 valandoms iki seanso" (with two hours left before) = "(bent) prieš 2 valandas iki seanso"
         (("likus", "bent"), ("bent", "pries")), (("likus", "ne", "maziau", "kaip"), ("bent", "pries")),
         (("likus", "ne", "maziau", "nei"), ("bent", "pries")), (("likus",), ("pries",)),
+        # a car's mileage is the number of kilometres driven: "nuvažiuotų kilometrų skaičius" = "rida"
+        *[((*driven, "kilometru", count), ("rida",))
+          for driven in ((), ("nuvaziuotu",), ("nuvaziuojamu",), ("nuvazuotu",))
+          for count in ("skaicius", "skaiciaus", "skaiciui", "skaiciu")],
+        # a connection slowed down is its speed lowered: "internetas sulėtinamas" = "interneto greitis sumažinamas"
+        *[((speed, lowered), (slowed,)) for speed in ("greitis", "greiti")
+          for lowered, slowed in (("sumazinamas", "suletinamas"), ("sumazinama", "suletinamas"),
+                                  ("sumazes", "suletes"), ("sumazeja", "suleteja"), ("sumazinsime", "suletinsime"),
+                                  ("suletinamas", "suletinamas"), ("suletinama", "suletinamas"))],
+        # a day's (week's, month's) mileage, price or limit is one per day: "paros rida" = "rida per parą"
+        *[((of_unit, noun), ("per", unit, noun))
+          for of_unit, unit in (("paros", "para"), ("savaites", "savaite"), ("menesio", "menesi"))
+          for noun in ("rida", "limitas", "norma")],
     ],
 }
 

@@ -291,7 +291,8 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
             stated_pol = _list_polarity(segment, key, passage)
             if stated is not None and _reads_unless(stated, lang) and _unless_said(segment.sentence, key, passage, lang, p.start):
                 stated_pol = _opposite(stated_pol)
-            if not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal):
+            if (not _polarity_compatible(part_pol, stated_pol) and (part_pol.signal or stated_pol.signal)
+                    and not _bound_as_requirement(q, p, part_pol, stated_pol)):
                 return _Fact(CONTRADICTED, f"the passage states '{p.text}' with the opposite negation or modal",
                              segment.sentence)
             if len(segment.quantities) > 1:  # the cheap test first: a threshold is a second value
@@ -1235,3 +1236,12 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
     if span is None:
         return RuleOutcome("unsupported", notes)
     return RuleOutcome(status, notes, span, start)
+
+
+def _bound_as_requirement(q: Quantity, p: Quantity, a: Polarity, b: Polarity) -> bool:
+    """A lower bound both sides give is one requirement said as a permission or as an obligation: "vairuotojai
+    gali išsinuomoti nuo 21 metų" (may rent from 21) = "vairuotojas turi būti bent 21 metų" (must be at least 21).
+    Only an age, in years: "can return within 14 days" is no duty to return, "bags over 10 kg may be left" no
+    duty to leave them."""
+    return (q.bound == "min" and p.bound == "min" and q.unit == p.unit == "year" and a.parity == b.parity == 0
+            and {a.modal, b.modal} == {"permitted", "obligatory"})

@@ -2538,3 +2538,69 @@ def test_en_customers_are_the_reader(claim: str, expected: str) -> None:
 ])
 def test_en_returned_late_is_overdue(claim: str, expected: str) -> None:
     assert status(claim, "There is no fee for overdue DVDs.") == expected
+
+
+# --- i25 Lithuanian (third helper) ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "nuvažiuotų kilometrų skaičius" = "rida"; "paros rida" = "rida per parą"
+    ("Per parą nuvažiuotų kilometrų skaičius neribojamas.", "supported"),
+    ("Kilometrų skaičius per parą neribojamas.", "supported"),
+    ("Per parą nuvažiuotų kilometrų skaičius ribojamas.", "contradicted"),
+])
+def test_lt_mileage_is_kilometres_driven(claim: str, expected: str) -> None:
+    assert status(claim, "Nuomojamo automobilio paros rida neribojama.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # "sunaudojus" = "išnaudojus"; "internetas sulėtinamas" = "interneto greitis sumažinamas"
+    ("Sunaudojus visus duomenis, internetas sulėtinamas iki 256 kb/s.", "supported"),
+    ("Išnaudojus duomenis, interneto greitis sulėtinamas iki 256 kb/s.", "supported"),
+    ("Sunaudojus visus duomenis, internetas sulėtinamas iki 512 kb/s.", "contradicted"),
+])
+def test_lt_slowed_internet_is_lowered_speed(claim: str, expected: str) -> None:
+    passage = "Išnaudojus duomenų kiekį, interneto greitis sumažinamas iki 256 kb/s."
+    assert status(claim, passage) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # money paid back is money transferred back: "pinigai grąžinami" = "pinigus perveda"
+    ("Pinigai pervedami per 10 dienų nuo prekės patikrinimo.", "supported"),
+    ("Pinigus perveda per 10 dienų nuo prekės patikrinimo.", "supported"),
+    ("Pinigus perveda per 3 dienas nuo prekės patikrinimo.", "contradicted"),
+    ("Išankstinį mokėjimą reikia pervesti per 10 dienų.", "unsupported"),
+])
+def test_lt_money_transferred_back_is_refunded(claim: str, expected: str) -> None:
+    assert status(claim, "Pinigai grąžinami per 10 dienų nuo grąžintos prekės patikrinimo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a lower bound said as a permission or as a duty is one requirement
+    ("Vairuotojas turi būti bent 23 metų.", "supported"),
+    ("Vairuotojas turi būti bent 25 metų.", "contradicted"),
+])
+def test_lt_lower_bound_as_permission_or_duty(claim: str, expected: str) -> None:
+    assert status(claim, "Automobilį išsinuomoti gali vairuotojai nuo 23 metų.") == expected
+
+
+def test_upper_bound_permission_is_no_duty() -> None:
+    assert status("You must return the item within 14 days.", "You can return the item within 14 days.") != "supported"
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # a child who comes "alone" comes without an adult
+    ("Vaikai iki 7 metų gali plaukti vieni.", "contradicted"),
+    ("Vaikai iki 7 metų gali plaukti vieni, be suaugusiųjų.", "contradicted"),
+    ("Vaikai iki 7 metų gali plaukti tik lydimi suaugusiojo.", "supported"),
+])
+def test_lt_alone_is_without_an_adult(claim: str, expected: str) -> None:
+    assert status(claim, "Vaikai iki 7 metų plaukia nemokamai, tačiau tik lydimi suaugusiojo.") == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # what a warranty covers it applies to: "garantija (ne)apima" = "garantija (ne)taikoma"
+    ("Garantija netaikoma gedimams, atsiradusiems dėl drėgmės.", "supported"),
+    ("Garantija taikoma gedimams, atsiradusiems dėl drėgmės.", "contradicted"),
+])
+def test_lt_warranty_covers_is_applies(claim: str, expected: str) -> None:
+    assert status(claim, "Garantija neapima gedimų, atsiradusių dėl drėgmės ar smūgio.") == expected
