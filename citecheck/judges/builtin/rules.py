@@ -214,7 +214,14 @@ _EN_ADDRESSEE = frozenset(_stem(word, lx.EN) for word in lx.EN_ADDRESSEE_WORDS)
 _ADDRESSEE = {lx.LT: _LT_ADDRESSEE, lx.EN: _EN_ADDRESSEE}
 
 
-def _speaks_to_you(segment: Segment, passage: _Analysis, lang: str = lx.LT) -> bool:
+def _reader_named(unsaid: set[str], segment: Segment, passage: _Analysis, lang: str) -> bool:
+    """The claim's words the passage does not say are only its names for the reader ("pirkėjas", "customers")
+    and the segment's sentence speaks to "you": "Pirkėjas gali grąžinti" against "galite grąžinti"."""
+    addressee = _ADDRESSEE.get(lang)
+    return addressee is not None and unsaid <= addressee and _speaks_to_you(segment, passage, lang)
+
+
+def _speaks_to_you(segment: Segment, passage: _Analysis, lang: str) -> bool:
     """The segment's sentence speaks to the reader: a Lithuanian second-person verb ("galite") or "jūs"; English
     "you" with no other party (staff, a courier, "we") in the sentence."""
     words = [word for _, word in passage.words[segment.sentence]]
@@ -270,11 +277,9 @@ def _judge_quantity(q: Quantity, key: set[str], claim_words: set[str], part_pol:
         # page's topic words (its first sentence) count too ("council tax" named once on top).
         said = ownish | context | passage.topic
         reader = 0
-        addressee = _ADDRESSEE.get(lang)
-        if (addressee is not None and not key <= said and key - said <= addressee
-                and _speaks_to_you(segment, passage, lang)):
-            said = said | addressee  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
-            reader = len((key & addressee) - ownish - context)
+        if not key <= said and _reader_named(key - said, segment, passage, lang):
+            said = said | _ADDRESSEE[lang]
+            reader = len((key & _ADDRESSEE[lang]) - ownish - context)
         coverage = (m_own + m_inh + m_ctx + reader) / len(key)
         support_coverage = len(key & said) / len(key)
         scored.append((score, coverage, support_coverage, segment, p))
@@ -346,12 +351,17 @@ def _claim_condition(claim: str, segments: Sequence[Segment], lang: str) -> Segm
     for index, segment in enumerate(segments):
         if segment.quantities:
             continue
-        words = tuple(_fold(m.group()) for m in itertools.islice(_FIRST_WORD.finditer(claim, segment.start), 2))
+        words = _opening_words(claim, segment, 2)
         if any(words[: len(opener)] == opener for opener in openers):
             return segment
         if index == 0 and words and _gerund(words[0], lang):
             return segment
     return None
+
+
+def _opening_words(claim: str, segment: Segment, n: int) -> tuple[str, ...]:
+    """The first ``n`` words of a claim's segment, folded ("o ile", "jei", "neužimantys")."""
+    return tuple(_fold(m.group()) for m in itertools.islice(_FIRST_WORD.finditer(claim, segment.start), n))
 
 
 def _gerund(word: str, lang: str) -> bool:
@@ -378,8 +388,7 @@ def _lt_participle_clauses(claim: str, segments: Sequence[Segment]) -> list[Segm
     for segment in segments[1:-1]:
         if segment.quantities or not segment.own:
             continue
-        found = _FIRST_WORD.search(claim, segment.start)
-        opener = _fold(found.group()) if found is not None else ""
+        opener = next(iter(_opening_words(claim, segment, 1)), "")
         if len(opener) >= 7 and opener.endswith(lx.LT_PARTICIPLE_ENDINGS):
             out.append(segment)
     return out
@@ -478,10 +487,8 @@ def _judge_statement(key: set[str], pol: Polarity, passage: _Analysis, lang: str
     if best is None:
         return _Fact(UNSTATED, "the passage says nothing on this")
     coverage, segment = best[0][0], best[1]
-    if lang in _ADDRESSEE and 0.5 <= coverage < 0.999:
-        unsaid = key - segment.key - passage.topic
-        if unsaid <= _ADDRESSEE[lang] and _speaks_to_you(segment, passage, lang):
-            coverage = 1.0  # "Pirkėjas gali grąžinti" against "galite grąžinti": the reader is named
+    if 0.5 <= coverage < 0.999 and _reader_named(key - segment.key - passage.topic, segment, passage, lang):
+        coverage = 1.0
     words = " ".join(sorted(key))
     role_groups = lx.EXCLUSIVE_ROLE_GROUPS
     # (Lithuanian: a three-word claim whose only other word is the role, "Kainos nurodytos be PVM" against
@@ -1191,7 +1198,7 @@ def judge_by_rules(claim: str, passage: str, lang: str, *, window: tuple[int, in
             for before, segment in zip(segments, segments[1:], strict=False):
                 if segment.own and not segment.quantities and before.quantities and before.own:
                     if segment is condition and len(segment.own & page.all_words) * 2 >= len(segment.own):
-                        continue  # a Polish condition the page says in its words: judged above for its polarity
+                        continue  # a condition the page says in its words: judged above for its polarity
                     facts.append(_judge_statement(segment.own | segment.inh, segment.polarity, page, lang,
                                                   read_unless=_reads_unless(stated, lang)))
         elif part_key:

@@ -202,14 +202,24 @@ def _tokenize(text: str, lang: str, base: int = 0) -> list[_Tok]:
     toks = _merge_number_words(toks) if numbers else toks
     if _PHRASE_FIRST[lang]:
         toks = _rewrite_phrases(toks, lang)
-    if lang == lx.EN and any(tok.text in _EN_DAY_RANGE_JOINERS for tok in toks):
-        toks = _en_day_ranges(toks)
-    if lang == lx.EN and any(tok.text in _EN_BELOW for tok in toks):
-        toks = _en_below_that(toks)
-    if lang == lx.EN and any(tok.text in _CLOCK_TRIGGERS for tok in toks):
-        toks = _en_clock_words(toks)
+    if lang == lx.EN:
+        toks = _en_rewrites(toks)
     if lang == lx.LT:
         toks = _lt_vat(toks)
+    return toks
+
+
+def _en_rewrites(toks: list[_Tok]) -> list[_Tok]:
+    """The English rewrites only some texts need (a stretch of days, "below that", times in words), each tried
+    when the words it reads are there: one set of the text's words, not a scan of the tokens per rewrite."""
+    texts = {tok.text for tok in toks}
+    if not texts.isdisjoint(_EN_DAY_MONTHS) and not texts.isdisjoint(_EN_DAY_RANGE_JOINERS):
+        toks = _en_day_ranges(toks)
+    if not texts.isdisjoint(_EN_BELOW) and not texts.isdisjoint(_EN_BELOW_WHAT):
+        toks = _en_below_that(toks)
+        texts = {tok.text for tok in toks}  # (it repeats the words of "orders over £500")
+    if not texts.isdisjoint(_CLOCK_TRIGGERS):
+        toks = _en_clock_words(toks)
     return toks
 
 
